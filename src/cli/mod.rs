@@ -1,0 +1,213 @@
+//! Command line: parse flags, run one stage chain, print one-line errors.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+
+use crate::matrix::gen::{kind_names, Kind, Problem};
+use crate::matrix::source::Source;
+use crate::matrix::{csr, mtx_write, Symmetry};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "amgcomm",
+    version,
+    about = "Per-level communication analysis of algebraic multigrid hierarchies",
+    long_about = "Per-level communication analysis of algebraic multigrid hierarchies.\n\n\
+        INPUT is a Matrix Market file (.mtx or .mtx.gz) or a generator spec \
+        gen:KIND:N with KIND one of elasticity3d, poisson3d, poisson3d-27, poisson2d."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the size, nonzeros, field and symmetry of a matrix.
+    Info {
+        /// Matrix Market file (.mtx, .mtx.gz) or gen:KIND:N.
+        input: String,
+        /// Print {"rows","cols","nnz","field","symmetry"} as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Apply a random symmetric node permutation with this seed.
+        #[arg(long, value_name = "SEED")]
+        permute: Option<u64>,
+    },
+    /// Generate a model problem and write it as Matrix Market.
+    Generate {
+        /// elasticity3d, poisson3d, poisson3d-27 or poisson2d.
+        #[arg(value_parser = parse_kind)]
+        kind: Kind,
+        /// Grid size: N^3 elements (elasticity3d), N^d unknowns (poisson).
+        #[arg(long, value_name = "N")]
+        n: usize,
+        /// Output file (.mtx, or .mtx.gz for gzip).
+        #[arg(short, long, value_name = "FILE")]
+        output: PathBuf,
+        /// Young's modulus (elasticity3d).
+        #[arg(long, default_value_t = 1.0, value_name = "E")]
+        young: f64,
+        /// Poisson's ratio (elasticity3d), in (-1, 0.5).
+        #[arg(long, default_value_t = 0.3, value_name = "NU")]
+        poisson_ratio: f64,
+        /// Apply a random symmetric node permutation with this seed.
+        #[arg(long, value_name = "SEED")]
+        permute: Option<u64>,
+    },
+}
+
+fn parse_kind(s: &str) -> Result<Kind, String> {
+    Kind::parse(s).ok_or_else(|| format!("unknown kind (known: {})", kind_names()))
+}
+
+/// Run the command line; returns the process exit code.
+pub fn run() -> i32 {
+    install_panic_hook();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return flag_error(e),
+    };
+    match dispatch(cli.command) {
+        Ok(()) => 0,
+        Err(msg) => {
+            eprintln!("amgcomm: {msg}");
+            1
+        }
+    }
+}
+
+/// clap's messages span several lines; keep the first paragraph on one.
+fn flag_error(e: clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = e.print();
+        return 0;
+    }
+    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let _ = e.print();
+        return 2;
+    }
+    let text = e.render().to_string();
+    let first: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let line = first.join(" ");
+    let line = line.strip_prefix("error: ").unwrap_or(&line);
+    eprintln!("amgcomm: {line} (see amgcomm --help)");
+    2
+}
+
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("amgcomm: internal error{place}: {msg} (please report this)");
+    }));
+}
+
+type CmdResult = Result<(), String>;
+
+fn dispatch(command: Command) -> CmdResult {
+    match command {
+        Command::Info {
+            input,
+            json,
+            permute,
+        } => info(&input, json, permute),
+        Command::Generate {
+            kind,
+            n,
+            output,
+            young,
+            poisson_ratio,
+            permute,
+        } => {
+            let problem = Problem {
+                kind,
+                n,
+                young,
+                poisson_ratio,
+            };
+            generate(&problem, &output, permute)
+        }
+    }
+}
+
+/// Write to stdout; a closed pipe (`amgcomm info ... | head`) is not an error.
+fn emit(text: &str) -> CmdResult {
+    match io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write to stdout: {e}"))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn info(input: &str, json: bool, permute: Option<u64>) -> CmdResult {
+    let start = Instant::now();
+    let source = Source::parse(input).map_err(|e| e.to_string())?;
+    let m = source.load(permute).map_err(|e| e.to_string())?;
+    let seconds = start.elapsed().as_secs_f64();
+    let info = m.info();
+    if json {
+        let text = serde_json::to_string_pretty(&info).expect("plain struct serialises");
+        return emit(&format!("{text}\n"));
+    }
+    let per_row = if info.rows > 0 {
+        info.nnz as f64 / info.rows as f64
+    } else {
+        0.0
+    };
+    emit(&format!(
+        "matrix    {}\nsize      {} x {}\nnnz       {} ({per_row:.1} per row)\nfield     {}\nsymmetry  {}\nloaded in {seconds:.3} s\n",
+        m.name,
+        info.rows,
+        info.cols,
+        info.nnz,
+        info.field.as_str(),
+        info.symmetry.as_str(),
+    ))
+}
+
+fn generate(problem: &Problem, output: &Path, permute: Option<u64>) -> CmdResult {
+    let start = Instant::now();
+    problem.validate()?;
+    let m = Source::Gen(problem.clone())
+        .load(permute)
+        .map_err(|e| e.to_string())?;
+    let symmetry = if csr::is_symmetric(&m.csr) {
+        Symmetry::Symmetric
+    } else {
+        Symmetry::General
+    };
+    let comment = format!(
+        "{} written by amgcomm {}",
+        m.name,
+        env!("CARGO_PKG_VERSION")
+    );
+    mtx_write::write(output, &m.csr, symmetry, &comment)
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    emit(&format!(
+        "wrote {}: {} x {}, {} nonzeros, {} ({:.2} s)\n",
+        output.display(),
+        m.csr.rows(),
+        m.csr.cols(),
+        m.csr.nnz(),
+        symmetry.as_str(),
+        start.elapsed().as_secs_f64()
+    ))
+}

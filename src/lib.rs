@@ -1,0 +1,12 @@
+//! amgcomm: where does the communication time of each level of an algebraic
+//! multigrid hierarchy go, and what would cut it?
+//!
+//! Pipeline stages, each knowing only the ones before it:
+//! `matrix` (I/O, generators) -> `amg` -> `machine` -> `partition` -> `comm`
+//! -> `model` -> `report` -> `cli`.
+
+// Numerical kernels index several arrays with one loop variable.
+#![allow(clippy::needless_range_loop)]
+
+pub mod cli;
+pub mod matrix;

@@ -1,0 +1,317 @@
+//! Built-in model problems, generated in parallel row by row.
+//!
+//! - `poisson2d`: 5-point Laplacian on an `N x N` grid of unknowns
+//!   (Dirichlet boundary eliminated; PyAMG's `gallery.poisson((N, N))`).
+//! - `poisson3d`: 7-point Laplacian on `N^3` unknowns (`gallery.poisson((N,N,N))`).
+//! - `poisson3d-27`: 27-point stencil, 26 on the diagonal, -1 off it.
+//! - `elasticity3d`: Q1 linear elasticity on `N^3` elements ([`super::elasticity`]).
+//!
+//! Unknowns are numbered lexicographically, x fastest.
+
+use std::fmt;
+
+use super::{csr, elasticity, Csr, Field, Matrix, Symmetry};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Poisson2d,
+    Poisson3d,
+    Poisson3d27,
+    Elasticity3d,
+}
+
+pub const KINDS: [Kind; 4] = [
+    Kind::Elasticity3d,
+    Kind::Poisson3d,
+    Kind::Poisson3d27,
+    Kind::Poisson2d,
+];
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Poisson2d => "poisson2d",
+            Kind::Poisson3d => "poisson3d",
+            Kind::Poisson3d27 => "poisson3d-27",
+            Kind::Elasticity3d => "elasticity3d",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Kind> {
+        KINDS.into_iter().find(|k| k.name() == s)
+    }
+
+    /// Unknowns per node.
+    pub fn block_size(self) -> usize {
+        if self == Kind::Elasticity3d {
+            3
+        } else {
+            1
+        }
+    }
+
+    /// Number of rows for size `n`.
+    pub fn rows(self, n: usize) -> u128 {
+        let n = n as u128;
+        match self {
+            Kind::Poisson2d => n * n,
+            Kind::Poisson3d | Kind::Poisson3d27 => n * n * n,
+            Kind::Elasticity3d => 3 * n * (n + 1) * (n + 1),
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+pub fn kind_names() -> String {
+    KINDS.map(Kind::name).join(", ")
+}
+
+/// A generator call: kind, size and material (elasticity only).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    pub kind: Kind,
+    pub n: usize,
+    pub young: f64,
+    pub poisson_ratio: f64,
+}
+
+impl Problem {
+    pub fn new(kind: Kind, n: usize) -> Problem {
+        Problem {
+            kind,
+            n,
+            young: 1.0,
+            poisson_ratio: 0.3,
+        }
+    }
+
+    /// `gen:KIND:N`, the spec that reproduces this matrix (material noted
+    /// when not the default).
+    pub fn spec(&self) -> String {
+        let mut s = format!("gen:{}:{}", self.kind, self.n);
+        if self.kind == Kind::Elasticity3d && (self.young != 1.0 || self.poisson_ratio != 0.3) {
+            s += &format!(" (E={}, nu={})", self.young, self.poisson_ratio);
+        }
+        s
+    }
+
+    /// Check the parameters; the message names the offending option.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.n == 0 {
+            return Err(format!("{}: N must be at least 1", self.kind));
+        }
+        if self.kind.rows(self.n) >= u32::MAX as u128 {
+            return Err(format!(
+                "{} with N = {} has {} rows, more than the {} supported",
+                self.kind,
+                self.n,
+                self.kind.rows(self.n),
+                u32::MAX - 1
+            ));
+        }
+        if self.kind == Kind::Elasticity3d {
+            if !(self.young > 0.0 && self.young.is_finite()) {
+                return Err(format!(
+                    "Young's modulus must be positive, got {}",
+                    self.young
+                ));
+            }
+            if !(self.poisson_ratio > -1.0 && self.poisson_ratio < 0.5) {
+                return Err(format!(
+                    "Poisson's ratio must lie in (-1, 0.5) for a positive definite operator, got {}",
+                    self.poisson_ratio
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn generate(&self) -> Result<Matrix, String> {
+        self.validate()?;
+        let n = self.n;
+        let csr = match self.kind {
+            Kind::Poisson2d => stencil(&[n, n, 1], 1, 4.0),
+            Kind::Poisson3d => stencil(&[n, n, n], 1, 6.0),
+            Kind::Poisson3d27 => stencil(&[n, n, n], 3, 26.0),
+            Kind::Elasticity3d => elasticity::assemble(n, self.young, self.poisson_ratio),
+        };
+        Ok(Matrix {
+            name: self.spec(),
+            field: Field::Real,
+            symmetry: Symmetry::Symmetric,
+            block_size: self.kind.block_size(),
+            csr,
+        })
+    }
+}
+
+/// Laplacian-type stencil on a grid of `dims` unknowns (x fastest):
+/// neighbours within max-norm 1 whose offset has at most `max_nonzero`
+/// nonzero components get -1, the diagonal gets `diag`.
+fn stencil(dims: &[usize; 3], max_nonzero: usize, diag: f64) -> Csr {
+    let [nx, ny, nz] = *dims;
+    let offsets: Vec<[i64; 3]> = (0..27)
+        .map(|o| [o % 3 - 1, (o / 3) % 3 - 1, o / 9 - 1])
+        .filter(|d: &[i64; 3]| d.iter().filter(|&&c| c != 0).count() <= max_nonzero)
+        .collect();
+    let neighbours = |r: usize| {
+        let p = [r % nx, (r / nx) % ny, r / (nx * ny)].map(|c| c as i64);
+        offsets.iter().filter_map(move |d| {
+            let q = [p[0] + d[0], p[1] + d[1], p[2] + d[2]];
+            let inside = q[0] >= 0
+                && q[1] >= 0
+                && q[2] >= 0
+                && q[0] < nx as i64
+                && q[1] < ny as i64
+                && q[2] < nz as i64;
+            inside.then(|| {
+                (
+                    (q[2] as usize * ny + q[1] as usize) * nx + q[0] as usize,
+                    *d == [0, 0, 0],
+                )
+            })
+        })
+    };
+    let rows = nx * ny * nz;
+    csr::from_rows(
+        rows,
+        rows,
+        |r| neighbours(r).count(),
+        |r, cols, vals| {
+            for (k, (c, is_diag)) in neighbours(r).enumerate() {
+                cols[k] = c as u32;
+                vals[k] = if is_diag { diag } else { -1.0 };
+            }
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matrix::csr::is_symmetric;
+
+    #[test]
+    fn poisson_sizes_and_values() {
+        let p = Problem::new(Kind::Poisson2d, 4).generate().unwrap().csr;
+        assert_eq!((p.rows(), p.nnz()), (16, 16 + 2 * 2 * 4 * 3));
+        assert_eq!(p.get(5, 5), Some(&4.0));
+        assert_eq!(p.get(5, 1), Some(&-1.0));
+        assert_eq!(p.get(3, 4), None); // no wrap-around between grid lines
+        let p = Problem::new(Kind::Poisson3d, 5).generate().unwrap().csr;
+        assert_eq!(p.nnz(), 125 + 2 * 3 * 25 * 4);
+        let p = Problem::new(Kind::Poisson3d27, 4).generate().unwrap().csr;
+        // Interior point: 27 entries; corner: 8. Row sums of interior rows are 0.
+        let interior = 1 + 4 + 16;
+        assert_eq!(p.outer_view(interior).unwrap().nnz(), 27);
+        assert_eq!(p.outer_view(0).unwrap().nnz(), 8);
+        assert_eq!(
+            p.outer_view(interior).unwrap().data().iter().sum::<f64>(),
+            0.0
+        );
+        // nnz = sum over points of the product of 1D neighbourhood sizes.
+        let line: usize = (0..4)
+            .map(|c| 1 + usize::from(c > 0) + usize::from(c < 3))
+            .sum();
+        assert_eq!(p.nnz(), line * line * line);
+        assert!(is_symmetric(&p));
+    }
+
+    #[test]
+    fn elasticity_structure() {
+        let m = Problem::new(Kind::Elasticity3d, 4).generate().unwrap();
+        let a = &m.csr;
+        assert_eq!(a.rows(), 3 * 4 * 5 * 5);
+        assert!(is_symmetric(a));
+        // Interior node (2,2,2): 27 neighbours x 3 = 81 entries per row.
+        let row = 3 * ((2 * 5 + 2) * 4 + 1);
+        assert_eq!(a.outer_view(row).unwrap().nnz(), 81);
+        for i in 0..a.rows() {
+            assert!(*a.get(i, i).unwrap() > 0.0);
+        }
+    }
+
+    #[test]
+    fn elasticity_rows_away_from_the_clamp_annihilate_rigid_motions() {
+        let n = 4;
+        let a = Problem::new(Kind::Elasticity3d, n).generate().unwrap().csr;
+        let np = n + 1;
+        let xyz = |id: usize| {
+            (
+                (id % n + 1) as f64,
+                ((id / n) % np) as f64,
+                (id / (n * np)) as f64,
+            )
+        };
+        // Translations e_k, and the rotation u = (-y, x, 0).
+        let motions: Vec<Box<dyn Fn(usize) -> f64>> = vec![
+            Box::new(|c| (c % 3 == 0) as u8 as f64),
+            Box::new(|c| (c % 3 == 1) as u8 as f64),
+            Box::new(|c| (c % 3 == 2) as u8 as f64),
+            Box::new(move |c| {
+                let (x, y, _) = xyz(c / 3);
+                [-y, x, 0.0][c % 3]
+            }),
+        ];
+        for (k, u) in motions.iter().enumerate() {
+            for r in 0..a.rows() {
+                let row = a.outer_view(r).unwrap();
+                let diag = *a.get(r, r).unwrap();
+                let s: f64 = row.iter().map(|(c, v)| v * u(c)).sum();
+                if r / 3 % n != 0 {
+                    // x >= 2: every neighbour is free, the Neumann property holds.
+                    assert!(s.abs() < 1e-12 * diag, "motion {k} row {r}: {s}");
+                } else if k < 3 && r % 3 == k {
+                    // x = 1 rows lost the clamped columns: the sum is the
+                    // (positive) coupling to the clamped face, not zero.
+                    assert!(s > 1e-3 * diag, "row {r}: {s}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn elasticity_paper_scale_counts_without_building() {
+        // --n 65: 849,420 unknowns; nnz from the 1D neighbourhood sizes.
+        let n = 65usize;
+        assert_eq!(Kind::Elasticity3d.rows(n), 849_420);
+        let span = |lo: usize| -> usize {
+            (lo..=n)
+                .map(|c| 1 + usize::from(c > lo) + usize::from(c < n))
+                .sum()
+        };
+        let nnz = 9 * span(1) * span(0) * span(0);
+        assert_eq!(nnz, 66_728_592);
+        let small = Problem::new(Kind::Elasticity3d, 5).generate().unwrap().csr;
+        let n = 5;
+        let span5 = |lo: usize| -> usize {
+            (lo..=n)
+                .map(|c| 1 + usize::from(c > lo) + usize::from(c < n))
+                .sum()
+        };
+        assert_eq!(small.nnz(), 9 * span5(1) * span5(0) * span5(0));
+    }
+
+    #[test]
+    fn bad_parameters_are_named() {
+        assert!(Problem::new(Kind::Poisson3d, 0)
+            .generate()
+            .unwrap_err()
+            .contains("at least 1"));
+        let mut p = Problem::new(Kind::Elasticity3d, 2);
+        p.poisson_ratio = 0.5;
+        assert!(p.generate().unwrap_err().contains("Poisson's ratio"));
+        p.poisson_ratio = 0.3;
+        p.young = -1.0;
+        assert!(p.generate().unwrap_err().contains("Young's modulus"));
+        assert!(Problem::new(Kind::Poisson3d, 2000)
+            .validate()
+            .unwrap_err()
+            .contains("more than"));
+    }
+}

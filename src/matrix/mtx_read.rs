@@ -1,0 +1,905 @@
+//! Parallel Matrix Market reader.
+//!
+//! The file is memory-mapped (or inflated, for gzip), the header is parsed
+//! sequentially, and the data lines are cut into byte chunks at line
+//! boundaries that rayon parses in parallel. Errors carry a byte offset; the
+//! line number is counted only when an error is reported.
+//!
+//! Format: <https://math.nist.gov/MatrixMarket/formats.html>. Accepted:
+//! `matrix coordinate|array real|double|integer|pattern
+//! general|symmetric|skew-symmetric`, `%` comment and blank lines.
+
+use std::fmt;
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use super::csr::{self, Triplets};
+use super::{Field, Matrix, Symmetry};
+
+/// A read failure: which file, which line (when one is to blame), what.
+#[derive(Debug)]
+pub struct ReadError {
+    pub path: String,
+    pub line: Option<usize>,
+    pub kind: ErrorKind,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum ErrorKind {
+    Open(String),
+    Empty,
+    Gzip(String),
+    Banner(String),
+    Unsupported(String),
+    Header(String),
+    SizeLine(String),
+    Entry(String),
+    Count { announced: u64, found: u64 },
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path)?;
+        if let Some(line) = self.line {
+            write!(f, ": line {line}")?;
+        }
+        write!(f, ": {}", self.kind)
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::Open(e) => write!(f, "cannot read file: {e}"),
+            ErrorKind::Empty => write!(f, "empty file, expected a Matrix Market header"),
+            ErrorKind::Gzip(e) => write!(f, "truncated or corrupt gzip data ({e})"),
+            ErrorKind::Banner(s) => write!(
+                f,
+                "not a Matrix Market file: the first line must start with '%%MatrixMarket matrix', found '{s}'"
+            ),
+            ErrorKind::Unsupported(s) | ErrorKind::Header(s) | ErrorKind::Entry(s) => f.write_str(s),
+            ErrorKind::SizeLine(s) => f.write_str(s),
+            ErrorKind::Count { announced, found } if found < announced => write!(
+                f,
+                "the size line announces {announced} entries but the file ends after {found}"
+            ),
+            ErrorKind::Count { announced, .. } => write!(
+                f,
+                "more entries than the {announced} the size line announces"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    Coordinate,
+    Array,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Header {
+    format: Format,
+    field: Field,
+    symmetry: Symmetry,
+    rows: usize,
+    cols: usize,
+    /// Entries the size line announces (coordinate) or implies (array).
+    entries: u64,
+}
+
+/// Read a `.mtx` or gzip-compressed `.mtx.gz` file (detected by content).
+pub fn read(path: &Path) -> Result<Matrix, ReadError> {
+    let name = path.display().to_string();
+    let err = |kind| ReadError {
+        path: name.clone(),
+        line: None,
+        kind,
+    };
+    let file = File::open(path).map_err(|e| err(ErrorKind::Open(io_reason(&e))))?;
+    let len = file
+        .metadata()
+        .map_err(|e| err(ErrorKind::Open(io_reason(&e))))?
+        .len();
+    if len == 0 {
+        return Err(err(ErrorKind::Empty));
+    }
+    // SAFETY: the map is read-only; a file truncated under us by another
+    // process is the one case memory maps cannot guard against.
+    let map =
+        unsafe { memmap2::Mmap::map(&file) }.map_err(|e| err(ErrorKind::Open(io_reason(&e))))?;
+    if map.starts_with(&[0x1f, 0x8b]) {
+        let bytes = gunzip(&map).map_err(err)?;
+        drop(map);
+        parse(&bytes, &name)
+    } else {
+        parse(&map, &name)
+    }
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => e.to_string(),
+    }
+}
+
+fn gunzip(compressed: &[u8]) -> Result<Vec<u8>, ErrorKind> {
+    // The gzip trailer holds the inflated size mod 2^32: a capacity hint.
+    let hint = compressed
+        .len()
+        .checked_sub(4)
+        .map(|t| u32::from_le_bytes(compressed[t..].try_into().unwrap()) as usize)
+        .unwrap_or(0);
+    let mut out = Vec::with_capacity(hint.min(compressed.len().saturating_mul(16)));
+    flate2::read::MultiGzDecoder::new(compressed)
+        .read_to_end(&mut out)
+        .map_err(|e| ErrorKind::Gzip(e.to_string()))?;
+    if out.is_empty() {
+        return Err(ErrorKind::Empty);
+    }
+    Ok(out)
+}
+
+/// Parse a whole Matrix Market file held in memory; `name` is used in errors.
+pub fn parse(bytes: &[u8], name: &str) -> Result<Matrix, ReadError> {
+    let fail = |line: Option<usize>, kind| ReadError {
+        path: name.to_string(),
+        line,
+        kind,
+    };
+    if bytes.is_empty() {
+        return Err(fail(None, ErrorKind::Empty));
+    }
+    let (header, body_start, header_lines) =
+        parse_header(bytes).map_err(|(l, k)| fail(Some(l), k))?;
+    let body = &bytes[body_start..];
+    let line_of =
+        |offset: usize| header_lines + 1 + memchr::memchr_iter(b'\n', &body[..offset]).count();
+
+    let ranges = chunk_ranges(body);
+    let csr = match header.format {
+        Format::Coordinate => {
+            let parsed: Vec<Result<Triplets, (usize, String)>> = ranges
+                .par_iter()
+                .map(|r| {
+                    parse_coordinate(&body[r.clone()], &header)
+                        .map_err(|(off, msg)| (r.start + off, msg))
+                })
+                .collect();
+            let mut chunks = Vec::with_capacity(parsed.len());
+            for p in parsed {
+                chunks
+                    .push(p.map_err(|(off, msg)| fail(Some(line_of(off)), ErrorKind::Entry(msg)))?);
+            }
+            let found: u64 = chunks.iter().map(|t| t.len() as u64).sum();
+            check_count(
+                &header,
+                found,
+                body,
+                &ranges,
+                &chunks.iter().map(Triplets::len).collect::<Vec<_>>(),
+            )
+            .map_err(|(line, kind)| fail(line.map(line_of), kind))?;
+            csr::from_triplets(header.rows, header.cols, &chunks, header.symmetry)
+        }
+        Format::Array => {
+            let parsed: Vec<Result<Vec<f64>, (usize, String)>> = ranges
+                .par_iter()
+                .map(|r| {
+                    parse_array(&body[r.clone()], header.field)
+                        .map_err(|(off, msg)| (r.start + off, msg))
+                })
+                .collect();
+            let mut values = Vec::new();
+            let mut counts = Vec::with_capacity(parsed.len());
+            for p in parsed {
+                let v = p.map_err(|(off, msg)| fail(Some(line_of(off)), ErrorKind::Entry(msg)))?;
+                counts.push(v.len());
+                values.extend(v);
+            }
+            check_count(&header, values.len() as u64, body, &ranges, &counts)
+                .map_err(|(line, kind)| fail(line.map(line_of), kind))?;
+            let chunk = dense_to_triplets(&header, &values);
+            csr::from_triplets(header.rows, header.cols, &[chunk], header.symmetry)
+        }
+    };
+    Ok(Matrix {
+        name: name.to_string(),
+        field: header.field,
+        symmetry: header.symmetry,
+        block_size: 1,
+        csr,
+    })
+}
+
+/// Returns the header, the offset of the first data line and the number of
+/// lines before it.
+fn parse_header(bytes: &[u8]) -> Result<(Header, usize, usize), (usize, ErrorKind)> {
+    let mut lines = LineIter { bytes, pos: 0 };
+    let banner = lines.next().unwrap_or_default();
+    let banner_text = String::from_utf8_lossy(banner).trim().to_string();
+    let words: Vec<String> = banner_text
+        .split_whitespace()
+        .map(str::to_ascii_lowercase)
+        .collect();
+    if words.first().map(String::as_str) != Some("%%matrixmarket") {
+        return Err((1, ErrorKind::Banner(shorten(&banner_text))));
+    }
+    let word = |k: usize| words.get(k).map(String::as_str).unwrap_or("");
+    if word(1) != "matrix" {
+        let what = if word(1).is_empty() {
+            "nothing"
+        } else {
+            word(1)
+        };
+        return Err((
+            1,
+            ErrorKind::Unsupported(format!(
+                "only 'matrix' objects are supported, the banner says {what}"
+            )),
+        ));
+    }
+    let format = match word(2) {
+        "coordinate" => Format::Coordinate,
+        "array" => Format::Array,
+        w => {
+            return Err((
+                1,
+                ErrorKind::Header(format!(
+                    "unknown format '{w}' in the banner (expected coordinate or array)"
+                )),
+            ))
+        }
+    };
+    let field = match word(3) {
+        "real" | "double" => Field::Real,
+        "integer" => Field::Integer,
+        "pattern" => Field::Pattern,
+        "complex" => {
+            return Err((1, ErrorKind::Unsupported(
+                "complex matrices are not supported (amgcomm reads real, integer and pattern matrices)".into(),
+            )))
+        }
+        w => {
+            return Err((1, ErrorKind::Header(format!(
+                "unknown field '{w}' in the banner (expected real, integer or pattern)"
+            ))))
+        }
+    };
+    let symmetry = match word(4) {
+        "general" => Symmetry::General,
+        "symmetric" => Symmetry::Symmetric,
+        "skew-symmetric" => Symmetry::SkewSymmetric,
+        "hermitian" => {
+            return Err((1, ErrorKind::Unsupported(
+                "hermitian matrices are not supported (amgcomm reads general, symmetric and skew-symmetric real matrices)".into(),
+            )))
+        }
+        w => {
+            return Err((1, ErrorKind::Header(format!(
+                "unknown symmetry '{w}' in the banner (expected general, symmetric or skew-symmetric)"
+            ))))
+        }
+    };
+    if field == Field::Pattern && format == Format::Array {
+        return Err((
+            1,
+            ErrorKind::Header("an array file cannot have field 'pattern'".into()),
+        ));
+    }
+    if field == Field::Pattern && symmetry == Symmetry::SkewSymmetric {
+        return Err((
+            1,
+            ErrorKind::Header("a pattern matrix cannot be skew-symmetric".into()),
+        ));
+    }
+
+    // Comment and blank lines, then the size line.
+    let mut line_no = 1;
+    let size_line = loop {
+        line_no += 1;
+        match lines.next() {
+            None => {
+                return Err((
+                    line_no - 1,
+                    ErrorKind::SizeLine("the file ends before the size line".into()),
+                ))
+            }
+            Some(l) => {
+                let t = trim(l);
+                if !t.is_empty() && t[0] != b'%' {
+                    break t;
+                }
+            }
+        }
+    };
+    let expected = if format == Format::Coordinate {
+        "ROWS COLS ENTRIES"
+    } else {
+        "ROWS COLS"
+    };
+    let text = String::from_utf8_lossy(size_line);
+    let numbers: Option<Vec<u64>> = text
+        .split_whitespace()
+        .map(|w| w.parse::<u64>().ok())
+        .collect();
+    let numbers = match numbers {
+        Some(n) if n.len() == expected.split(' ').count() => n,
+        _ => {
+            return Err((
+                line_no,
+                ErrorKind::SizeLine(format!(
+                    "size line '{}' does not parse: expected {expected} as non-negative integers",
+                    shorten(&text)
+                )),
+            ))
+        }
+    };
+    let (rows, cols) = (numbers[0], numbers[1]);
+    let limit = u32::MAX as u64;
+    if rows > limit || cols > limit {
+        return Err((
+            line_no,
+            ErrorKind::SizeLine(format!(
+                "{rows} x {cols} is too large: at most {limit} rows and columns are supported"
+            )),
+        ));
+    }
+    if symmetry != Symmetry::General && rows != cols {
+        return Err((
+            line_no,
+            ErrorKind::SizeLine(format!(
+                "a {} matrix must be square, the size line says {rows} x {cols}",
+                symmetry.as_str()
+            )),
+        ));
+    }
+    let entries = match (format, symmetry) {
+        (Format::Coordinate, _) => numbers[2],
+        (Format::Array, Symmetry::General) => rows * cols,
+        (Format::Array, Symmetry::Symmetric) => rows * (rows + 1) / 2,
+        (Format::Array, Symmetry::SkewSymmetric) => rows * rows.saturating_sub(1) / 2,
+    };
+    let header = Header {
+        format,
+        field,
+        symmetry,
+        rows: rows as usize,
+        cols: cols as usize,
+        entries,
+    };
+    Ok((header, lines.pos, line_no))
+}
+
+struct LineIter<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Iterator for LineIter<'a> {
+    type Item = &'a [u8];
+    fn next(&mut self) -> Option<&'a [u8]> {
+        if self.pos >= self.bytes.len() {
+            return None;
+        }
+        let rest = &self.bytes[self.pos..];
+        let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        self.pos += (end + 1).min(rest.len());
+        Some(&rest[..end])
+    }
+}
+
+fn trim(s: &[u8]) -> &[u8] {
+    let start = s
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(s.len());
+    let end = s
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(start, |e| e + 1);
+    &s[start..end]
+}
+
+fn shorten(s: &str) -> String {
+    let s = s.trim();
+    if s.chars().count() > 60 {
+        format!("{}...", s.chars().take(60).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+/// Cut `body` into byte ranges that end at line boundaries, several per
+/// thread so that rayon can balance uneven chunks.
+fn chunk_ranges(body: &[u8]) -> Vec<std::ops::Range<usize>> {
+    const MIN_CHUNK: usize = 1 << 20;
+    let want = (rayon::current_num_threads() * 8).max(1);
+    let size = (body.len() / want).max(MIN_CHUNK);
+    let mut ranges = Vec::with_capacity(want + 1);
+    let mut start = 0;
+    while start < body.len() {
+        let mut end = (start + size).min(body.len());
+        if end < body.len() {
+            end = memchr::memchr(b'\n', &body[end..]).map_or(body.len(), |k| end + k + 1);
+        }
+        ranges.push(start..end);
+        start = end;
+    }
+    if ranges.is_empty() {
+        ranges.push(0..0);
+    }
+    ranges
+}
+
+#[inline]
+fn is_blank(b: u8) -> bool {
+    b == b' ' || b == b'\t' || b == b'\r'
+}
+
+/// The token starting at `pos`, for messages.
+fn token_at(s: &[u8], pos: usize) -> String {
+    let end = s[pos..]
+        .iter()
+        .position(|&b| b.is_ascii_whitespace())
+        .map_or(s.len(), |k| pos + k);
+    if end == pos {
+        return "end of line".to_string();
+    }
+    format!("'{}'", shorten(&String::from_utf8_lossy(&s[pos..end])))
+}
+
+/// Parse an unsigned decimal integer at `*pos`; `None` if there is none or
+/// it is not followed by whitespace.
+#[inline]
+fn parse_index(s: &[u8], pos: &mut usize) -> Option<u64> {
+    let mut i = *pos;
+    let mut v: u64 = 0;
+    while i < s.len() && s[i].is_ascii_digit() {
+        v = v.saturating_mul(10).saturating_add((s[i] - b'0') as u64);
+        i += 1;
+    }
+    if i == *pos || (i < s.len() && !s[i].is_ascii_whitespace()) {
+        return None;
+    }
+    *pos = i;
+    Some(v)
+}
+
+/// Parse a real (or integer) value at `*pos`, followed by whitespace or the
+/// end of the chunk.
+#[inline]
+fn parse_value(s: &[u8], pos: &mut usize, field: Field) -> Result<f64, String> {
+    let start = *pos;
+    let bad = || format!("value {} is not a number", token_at(s, start));
+    let (v, n) = match field {
+        Field::Integer => {
+            let mut i = start;
+            if i < s.len() && (s[i] == b'-' || s[i] == b'+') {
+                i += 1;
+            }
+            let digits = i;
+            while i < s.len() && s[i].is_ascii_digit() {
+                i += 1;
+            }
+            if i == digits {
+                return Err(format!("value {} is not an integer", token_at(s, start)));
+            }
+            let text = std::str::from_utf8(&s[start..i]).map_err(|_| bad())?;
+            let v: i64 = text
+                .parse()
+                .map_err(|_| format!("integer value {} is out of range", token_at(s, start)))?;
+            (v as f64, i - start)
+        }
+        _ => fast_float2::parse_partial::<f64, _>(&s[start..]).map_err(|_| bad())?,
+    };
+    let end = start + n;
+    if end < s.len() && !s[end].is_ascii_whitespace() {
+        return Err(bad());
+    }
+    if !v.is_finite() {
+        return Err(format!(
+            "value {} is not a finite number",
+            token_at(s, start)
+        ));
+    }
+    *pos = end;
+    Ok(v)
+}
+
+#[inline]
+fn skip_blanks(s: &[u8], pos: &mut usize) {
+    while *pos < s.len() && is_blank(s[*pos]) {
+        *pos += 1;
+    }
+}
+
+/// Skip to the start of the next line if the rest of this one is blank.
+#[inline]
+fn end_of_line(s: &[u8], pos: &mut usize) -> Result<(), String> {
+    skip_blanks(s, pos);
+    if *pos < s.len() && s[*pos] != b'\n' {
+        return Err(format!("unexpected extra field {}", token_at(s, *pos)));
+    }
+    *pos += 1;
+    Ok(())
+}
+
+/// Parse coordinate lines `I J [V]` of one chunk into 0-based triplets.
+/// Errors are (offset in chunk, message).
+fn parse_coordinate(s: &[u8], h: &Header) -> Result<Triplets, (usize, String)> {
+    let mut out = Triplets::default();
+    let guess = s.len() / if h.field == Field::Pattern { 12 } else { 32 };
+    out.rows.reserve(guess);
+    out.cols.reserve(guess);
+    out.vals.reserve(guess);
+    let mut pos = 0;
+    while pos < s.len() {
+        let line = pos;
+        skip_blanks(s, &mut pos);
+        if pos >= s.len() {
+            break;
+        }
+        if s[pos] == b'\n' || s[pos] == b'%' {
+            pos = memchr::memchr(b'\n', &s[pos..]).map_or(s.len(), |k| pos + k + 1);
+            continue;
+        }
+        let fail = |msg: String| (line, msg);
+        let row = index(s, &mut pos, "row", h.rows).map_err(fail)?;
+        skip_blanks(s, &mut pos);
+        let col = index(s, &mut pos, "column", h.cols).map_err(fail)?;
+        let val = if h.field == Field::Pattern {
+            1.0
+        } else {
+            skip_blanks(s, &mut pos);
+            if pos >= s.len() || s[pos] == b'\n' {
+                return Err(fail("missing value: expected 'ROW COL VALUE'".into()));
+            }
+            parse_value(s, &mut pos, h.field).map_err(fail)?
+        };
+        if h.symmetry == Symmetry::SkewSymmetric && row == col {
+            return Err(fail(format!(
+                "diagonal entry ({}, {}) in a skew-symmetric file, whose diagonal is zero and not stored",
+                row + 1,
+                col + 1
+            )));
+        }
+        end_of_line(s, &mut pos).map_err(fail)?;
+        out.push(row, col, val);
+    }
+    Ok(out)
+}
+
+/// Parse a 1-based index bounded by `n`, returned 0-based.
+#[inline]
+fn index(s: &[u8], pos: &mut usize, what: &str, n: usize) -> Result<u32, String> {
+    let start = *pos;
+    match parse_index(s, pos) {
+        Some(v) if v >= 1 && v <= n as u64 => Ok((v - 1) as u32),
+        Some(v) => Err(format!(
+            "{what} index {v} is out of range 1..={n} (indices are 1-based)"
+        )),
+        None if start >= s.len() || s[start] == b'\n' => {
+            Err(format!("missing {what} index: expected 'ROW COL VALUE'"))
+        }
+        None => Err(format!(
+            "{what} index {} is not a positive integer",
+            token_at(s, start)
+        )),
+    }
+}
+
+/// Parse the values of an array chunk (any number per line).
+fn parse_array(s: &[u8], field: Field) -> Result<Vec<f64>, (usize, String)> {
+    let mut out = Vec::with_capacity(s.len() / 24);
+    let mut pos = 0;
+    let mut line = 0;
+    while pos < s.len() {
+        let b = s[pos];
+        if b == b'\n' {
+            pos += 1;
+            line = pos;
+        } else if is_blank(b) {
+            pos += 1;
+        } else if b == b'%' {
+            pos = memchr::memchr(b'\n', &s[pos..]).map_or(s.len(), |k| pos + k);
+        } else {
+            out.push(parse_value(s, &mut pos, field).map_err(|m| (line, m))?);
+        }
+    }
+    Ok(out)
+}
+
+/// Compare the entries found with the header; on excess, point at the line
+/// of the first entry beyond the announced count.
+fn check_count(
+    h: &Header,
+    found: u64,
+    body: &[u8],
+    ranges: &[std::ops::Range<usize>],
+    counts: &[usize],
+) -> Result<(), (Option<usize>, ErrorKind)> {
+    let kind = ErrorKind::Count {
+        announced: h.entries,
+        found,
+    };
+    if found < h.entries {
+        return Err((None, kind));
+    }
+    if found == h.entries {
+        return Ok(());
+    }
+    let mut before = 0u64;
+    for (r, &c) in ranges.iter().zip(counts) {
+        if before + c as u64 > h.entries {
+            let skip = (h.entries - before) as usize;
+            let offset = nth_entry_offset(&body[r.clone()], skip, h.format).map(|o| r.start + o);
+            return Err((offset, kind));
+        }
+        before += c as u64;
+    }
+    Err((None, kind))
+}
+
+/// Byte offset of entry `n` (0-based) of a chunk that is known to parse.
+fn nth_entry_offset(s: &[u8], n: usize, format: Format) -> Option<usize> {
+    let mut seen = 0;
+    let mut pos = 0;
+    let mut line = 0;
+    while pos < s.len() {
+        let b = s[pos];
+        if b == b'\n' {
+            pos += 1;
+            line = pos;
+        } else if is_blank(b) {
+            pos += 1;
+        } else if b == b'%' {
+            pos = memchr::memchr(b'\n', &s[pos..]).map_or(s.len(), |k| pos + k);
+        } else {
+            if seen == n {
+                return Some(line);
+            }
+            seen += 1;
+            pos = match format {
+                Format::Coordinate => memchr::memchr(b'\n', &s[pos..]).map_or(s.len(), |k| pos + k),
+                Format::Array => s[pos..]
+                    .iter()
+                    .position(|c| c.is_ascii_whitespace())
+                    .map_or(s.len(), |k| pos + k),
+            };
+        }
+    }
+    None
+}
+
+/// Column-major dense values to triplets; zeros are not stored.
+fn dense_to_triplets(h: &Header, values: &[f64]) -> Triplets {
+    let mut t = Triplets::default();
+    let mut k = 0;
+    for j in 0..h.cols {
+        let first_row = match h.symmetry {
+            Symmetry::General => 0,
+            Symmetry::Symmetric => j,
+            Symmetry::SkewSymmetric => j + 1,
+        };
+        for i in first_row..h.rows {
+            let v = values[k];
+            k += 1;
+            if v != 0.0 {
+                t.push(i as u32, j as u32, v);
+            }
+        }
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dense(m: &Matrix) -> Vec<Vec<f64>> {
+        let a = &m.csr;
+        let mut d = vec![vec![0.0; a.cols()]; a.rows()];
+        for (v, (i, j)) in a.iter() {
+            d[i as usize][j as usize] = *v;
+        }
+        d
+    }
+
+    fn ok(text: &str) -> Matrix {
+        parse(text.as_bytes(), "t.mtx").unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn err(text: &str) -> String {
+        parse(text.as_bytes(), "t.mtx")
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+    }
+
+    #[test]
+    fn coordinate_real_general_with_comments_and_duplicates() {
+        let m = ok("%%MatrixMarket matrix coordinate real general\n% a comment\n\n%another\n2 3 4\n1 1 1.5\n2 3 -2e-3\n  1 1 0.25 \r\n2 1 7\n");
+        assert_eq!(
+            dense(&m),
+            vec![vec![1.75, 0.0, 0.0], vec![7.0, 0.0, -0.002]]
+        );
+        assert_eq!(m.info().nnz, 3);
+        assert_eq!((m.field, m.symmetry), (Field::Real, Symmetry::General));
+    }
+
+    #[test]
+    fn coordinate_integer_and_pattern_symmetric() {
+        let m = ok(
+            "%%MatrixMarket matrix coordinate integer symmetric\n3 3 3\n1 1 4\n3 1 -2\n3 2 +5\n",
+        );
+        assert_eq!(
+            dense(&m),
+            vec![
+                vec![4.0, 0.0, -2.0],
+                vec![0.0, 0.0, 5.0],
+                vec![-2.0, 5.0, 0.0]
+            ]
+        );
+        assert_eq!(m.info().nnz, 5);
+        let p = ok("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 3\n");
+        assert_eq!(
+            dense(&p),
+            vec![
+                vec![0.0, 1.0, 0.0],
+                vec![1.0, 0.0, 0.0],
+                vec![0.0, 0.0, 1.0]
+            ]
+        );
+        assert_eq!(p.field, Field::Pattern);
+    }
+
+    #[test]
+    fn coordinate_skew_symmetric() {
+        let m =
+            ok("%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 3.0\n3 2 -1\n");
+        assert_eq!(
+            dense(&m),
+            vec![
+                vec![0.0, -3.0, 0.0],
+                vec![3.0, 0.0, 1.0],
+                vec![0.0, -1.0, 0.0]
+            ]
+        );
+        assert!(
+            err("%%MatrixMarket matrix coordinate real skew-symmetric\n2 2 1\n2 2 1\n")
+                .contains("line 3: diagonal entry")
+        );
+    }
+
+    #[test]
+    fn array_general_symmetric_skew() {
+        // Column-major: columns (1, 0) and (0, 2.5).
+        let g = ok("%%MatrixMarket matrix array real general\n% c\n2 2\n1\n0\n0\n2.5\n");
+        assert_eq!(dense(&g), vec![vec![1.0, 0.0], vec![0.0, 2.5]]);
+        assert_eq!(g.info().nnz, 2);
+        let s = ok("%%MatrixMarket matrix array integer symmetric\n3 3\n1\n2\n3\n4\n5\n6\n");
+        assert_eq!(
+            dense(&s),
+            vec![
+                vec![1.0, 2.0, 3.0],
+                vec![2.0, 4.0, 5.0],
+                vec![3.0, 5.0, 6.0]
+            ]
+        );
+        let k = ok("%%MatrixMarket matrix array real skew-symmetric\n3 3\n1 2\n3\n");
+        assert_eq!(
+            dense(&k),
+            vec![
+                vec![0.0, -1.0, -2.0],
+                vec![1.0, 0.0, -3.0],
+                vec![2.0, 3.0, 0.0]
+            ]
+        );
+        assert!(
+            err("%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n")
+                .contains("ends after 3")
+        );
+    }
+
+    #[test]
+    fn banner_is_case_insensitive_and_double_is_real() {
+        let m = ok("%%MatrixMarket MATRIX Coordinate DOUBLE General\n1 1 1\n1 1 2\n");
+        assert_eq!(dense(&m), vec![vec![2.0]]);
+    }
+
+    #[test]
+    fn error_messages_name_line_and_problem() {
+        let h = "%%MatrixMarket matrix coordinate real general\n";
+        assert_eq!(err("hello\n"), "t.mtx: line 1: not a Matrix Market file: the first line must start with '%%MatrixMarket matrix', found 'hello'");
+        assert_eq!(err(&format!("{h}% c\n3 x 2\n")), "t.mtx: line 3: size line '3 x 2' does not parse: expected ROWS COLS ENTRIES as non-negative integers");
+        assert_eq!(
+            err(&format!("{h}3 3 2\n1 1 1\n4 1 1\n")),
+            "t.mtx: line 4: row index 4 is out of range 1..=3 (indices are 1-based)"
+        );
+        assert_eq!(
+            err(&format!("{h}3 3 1\n1 0 1\n")),
+            "t.mtx: line 3: column index 0 is out of range 1..=3 (indices are 1-based)"
+        );
+        assert_eq!(
+            err(&format!("{h}3 3 2\n1 1 1\n")),
+            "t.mtx: the size line announces 2 entries but the file ends after 1"
+        );
+        assert_eq!(
+            err(&format!("{h}3 3 1\n1 1 1\n2 2 1\n")),
+            "t.mtx: line 4: more entries than the 1 the size line announces"
+        );
+        assert_eq!(
+            err(&format!("{h}3 3 1\n1 1 abc\n")),
+            "t.mtx: line 3: value 'abc' is not a number"
+        );
+        assert_eq!(
+            err(&format!("{h}3 3 1\n1 1 1.0x\n")),
+            "t.mtx: line 3: value '1.0x' is not a number"
+        );
+        assert_eq!(
+            err(&format!("{h}3 3 1\n1 1 nan\n")),
+            "t.mtx: line 3: value 'nan' is not a finite number"
+        );
+        assert_eq!(
+            err(&format!("{h}3 3 1\n1 1\n")),
+            "t.mtx: line 3: missing value: expected 'ROW COL VALUE'"
+        );
+        assert_eq!(
+            err(&format!("{h}3 3 1\n1 1 1 1\n")),
+            "t.mtx: line 3: unexpected extra field '1'"
+        );
+        assert_eq!(
+            err(&format!("{h}3 3 1\n1.5 1 1\n")),
+            "t.mtx: line 3: row index '1.5' is not a positive integer"
+        );
+        assert_eq!(err(h), "t.mtx: line 1: the file ends before the size line");
+        assert!(
+            err("%%MatrixMarket matrix coordinate complex general\n1 1 0\n")
+                .contains("complex matrices are not supported")
+        );
+        assert!(
+            err("%%MatrixMarket matrix coordinate real hermitian\n1 1 0\n")
+                .contains("hermitian matrices are not supported")
+        );
+        assert!(
+            err("%%MatrixMarket matrix coordinate real symmetric\n2 3 0\n")
+                .contains("must be square")
+        );
+        assert_eq!(
+            err(""),
+            "t.mtx: empty file, expected a Matrix Market header"
+        );
+    }
+
+    #[test]
+    fn many_chunks_give_the_same_matrix_and_right_error_line() {
+        // Large enough for several 1 MiB chunks.
+        let n = 200_000;
+        let mut text = format!("%%MatrixMarket matrix coordinate real general\n{n} {n} {n}\n");
+        for i in 1..=n {
+            text.push_str(&format!("{i} {} {}.5\n", (i * 7919) % n + 1, i));
+        }
+        let m = ok(&text);
+        assert_eq!(m.csr.nnz(), n);
+        assert!(text.len() > 4 << 20);
+        assert_eq!(
+            *m.csr.get(149_999, (150_000 * 7919) % n).unwrap(),
+            150_000.5
+        );
+        let mut lines: Vec<&str> = text.lines().collect();
+        let broken = lines[150_001].replacen(' ', "x ", 1);
+        lines[150_001] = &broken;
+        assert_eq!(
+            err(&lines.join("\n")),
+            "t.mtx: line 150002: row index '150000x' is not a positive integer"
+        );
+    }
+}
