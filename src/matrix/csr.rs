@@ -80,41 +80,35 @@ pub fn from_triplets(nrows: usize, ncols: usize, chunks: &[Triplets], symmetry: 
     drop(counts);
     let nnz = pos;
 
-    // Disjoint writes from several threads: relaxed atomic stores compile to
-    // plain stores, and keep this code free of `unsafe`.
-    let indices: Vec<AtomicU32> = (0..nnz)
-        .into_par_iter()
-        .map(|_| AtomicU32::new(0))
-        .collect();
-    let data: Vec<AtomicU64> = (0..nnz)
-        .into_par_iter()
-        .map(|_| AtomicU64::new(0))
-        .collect();
-    groups
-        .par_iter()
-        .zip(starts.par_iter_mut())
-        .for_each(|(g, next)| {
-            for t in &chunks[g.clone()] {
-                for ((&r, &c), &v) in t.rows.iter().zip(&t.cols).zip(&t.vals) {
-                    let p = &mut next[r as usize];
-                    indices[*p].store(c, Relaxed);
-                    data[*p].store(v.to_bits(), Relaxed);
-                    *p += 1;
-                    if mirror && r != c {
-                        let p = &mut next[c as usize];
-                        indices[*p].store(r, Relaxed);
-                        data[*p].store((sign * v).to_bits(), Relaxed);
+    // Disjoint writes from several threads through atomic views: relaxed
+    // stores compile to plain stores. Zeroed allocations come from the
+    // kernel untouched, and there is no conversion pass afterwards.
+    let mut indices = vec![0u32; nnz];
+    let mut data = vec![0f64; nnz];
+    {
+        let idx = as_atomic_u32(&mut indices);
+        let val = as_atomic_u64(&mut data);
+        groups
+            .par_iter()
+            .zip(starts.par_iter_mut())
+            .for_each(|(g, next)| {
+                for t in &chunks[g.clone()] {
+                    for ((&r, &c), &v) in t.rows.iter().zip(&t.cols).zip(&t.vals) {
+                        let p = &mut next[r as usize];
+                        idx[*p].store(c, Relaxed);
+                        val[*p].store(v.to_bits(), Relaxed);
                         *p += 1;
+                        if mirror && r != c {
+                            let p = &mut next[c as usize];
+                            idx[*p].store(r, Relaxed);
+                            val[*p].store((sign * v).to_bits(), Relaxed);
+                            *p += 1;
+                        }
                     }
                 }
-            }
-        });
+            });
+    }
     drop(starts);
-    let mut indices: Vec<u32> = indices.into_iter().map(AtomicU32::into_inner).collect();
-    let mut data: Vec<f64> = data
-        .into_iter()
-        .map(|b| f64::from_bits(b.into_inner()))
-        .collect();
 
     let has_duplicates = split_rows_mut(&indptr, &mut indices, &mut data)
         .into_par_iter()
@@ -174,6 +168,19 @@ pub fn is_symmetric(a: &Csr) -> bool {
             }
         })
     })
+}
+
+fn as_atomic_u32(v: &mut [u32]) -> &[AtomicU32] {
+    // SAFETY: AtomicU32 has the size and alignment of u32 (std docs), and
+    // the exclusive borrow guarantees no non-atomic access meanwhile.
+    unsafe { &*(v as *mut [u32] as *const [AtomicU32]) }
+}
+
+fn as_atomic_u64(v: &mut [f64]) -> &[AtomicU64] {
+    // SAFETY: AtomicU64 has the size of u64 (= f64) and its alignment is 8,
+    // that of f64 on every 64-bit target; exclusive borrow as above.
+    const _: () = assert!(std::mem::align_of::<AtomicU64>() == std::mem::align_of::<f64>());
+    unsafe { &*(v as *mut [f64] as *const [AtomicU64]) }
 }
 
 type RowBlock<'a> = (Range<usize>, &'a mut [u32], &'a mut [f64]);

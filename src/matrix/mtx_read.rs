@@ -457,20 +457,21 @@ fn token_at(s: &[u8], pos: usize) -> String {
 }
 
 /// Parse an unsigned decimal integer at `*pos`; `None` if there is none or
-/// it is not followed by whitespace.
-#[inline]
+/// it is not followed by whitespace. More than 19 digits saturate.
+#[inline(always)]
 fn parse_index(s: &[u8], pos: &mut usize) -> Option<u64> {
-    let mut i = *pos;
+    let start = *pos;
+    let mut i = start;
     let mut v: u64 = 0;
-    while i < s.len() && s[i].is_ascii_digit() {
-        v = v.saturating_mul(10).saturating_add((s[i] - b'0') as u64);
+    while let Some(d) = s.get(i).map(|b| b.wrapping_sub(b'0')).filter(|&d| d < 10) {
+        v = v.wrapping_mul(10).wrapping_add(d as u64);
         i += 1;
     }
-    if i == *pos || (i < s.len() && !s[i].is_ascii_whitespace()) {
+    if i == start || (i < s.len() && !s[i].is_ascii_whitespace()) {
         return None;
     }
     *pos = i;
-    Some(v)
+    Some(if i - start > 19 { u64::MAX } else { v })
 }
 
 /// Parse a real (or integer) value at `*pos`, followed by whitespace or the
@@ -535,11 +536,14 @@ fn end_of_line(s: &[u8], pos: &mut usize) -> Result<(), String> {
 /// Parse coordinate lines `I J [V]` of one chunk into 0-based triplets.
 /// Errors are (offset in chunk, message).
 fn parse_coordinate(s: &[u8], h: &Header) -> Result<Triplets, (usize, String)> {
-    let mut out = Triplets::default();
-    let guess = s.len() / if h.field == Field::Pattern { 12 } else { 32 };
-    out.rows.reserve(guess);
-    out.cols.reserve(guess);
-    out.vals.reserve(guess);
+    // One entry a line: counting lines first (memchr, ~10 GB/s) spares the
+    // reallocations of growing vectors.
+    let lines = memchr::memchr_iter(b'\n', s).count() + 1;
+    let mut out = Triplets {
+        rows: Vec::with_capacity(lines),
+        cols: Vec::with_capacity(lines),
+        vals: Vec::with_capacity(lines),
+    };
     let mut pos = 0;
     while pos < s.len() {
         let line = pos;
@@ -578,7 +582,7 @@ fn parse_coordinate(s: &[u8], h: &Header) -> Result<Triplets, (usize, String)> {
 }
 
 /// Parse a 1-based index bounded by `n`, returned 0-based.
-#[inline]
+#[inline(always)]
 fn index(s: &[u8], pos: &mut usize, what: &str, n: usize) -> Result<u32, String> {
     let start = *pos;
     match parse_index(s, pos) {
