@@ -97,7 +97,10 @@ fn flag_error(e: clap::Error) -> i32 {
         .take_while(|l| !l.trim().is_empty())
         .map(str::trim)
         .collect();
-    let line = first.join(" ");
+    let mut line = first.join(" ");
+    if let Some(tip) = text.lines().map(str::trim).find(|l| l.starts_with("tip:")) {
+        line = format!("{line}; {tip}");
+    }
     let line = line.strip_prefix("error: ").unwrap_or(&line);
     eprintln!("amgcomm: {line} (see amgcomm --help)");
     2

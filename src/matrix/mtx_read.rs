@@ -102,11 +102,13 @@ pub fn read(path: &Path) -> Result<Matrix, ReadError> {
         kind,
     };
     let file = File::open(path).map_err(|e| err(ErrorKind::Open(io_reason(&e))))?;
-    let len = file
+    let meta = file
         .metadata()
-        .map_err(|e| err(ErrorKind::Open(io_reason(&e))))?
-        .len();
-    if len == 0 {
+        .map_err(|e| err(ErrorKind::Open(io_reason(&e))))?;
+    if meta.is_dir() {
+        return Err(err(ErrorKind::Open("is a directory".into())));
+    }
+    if meta.len() == 0 {
         return Err(err(ErrorKind::Empty));
     }
     // SAFETY: the map is read-only; a file truncated under us by another
@@ -408,8 +410,14 @@ fn trim(s: &[u8]) -> &[u8] {
     &s[start..end]
 }
 
+/// At most 60 characters, control characters shown as '?', so that a
+/// message quoting the input stays on one line.
 fn shorten(s: &str) -> String {
-    let s = s.trim();
+    let s: String = s
+        .trim()
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
     if s.chars().count() > 60 {
         format!("{}...", s.chars().take(60).collect::<String>())
     } else {
