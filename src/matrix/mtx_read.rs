@@ -115,13 +115,18 @@ pub fn read(path: &Path) -> Result<Matrix, ReadError> {
     // process is the one case memory maps cannot guard against.
     let map =
         unsafe { memmap2::Mmap::map(&file) }.map_err(|e| err(ErrorKind::Open(io_reason(&e))))?;
-    if map.starts_with(&[0x1f, 0x8b]) {
+    let parsed = if map.starts_with(&[0x1f, 0x8b]) {
         let bytes = gunzip(&map).map_err(err)?;
         drop(map);
-        parse(&bytes, &name)
+        parse_entries(&bytes, &name)?
     } else {
-        parse(&map, &name)
-    }
+        let parsed = parse_entries(&map, &name)?;
+        drop(map);
+        parsed
+    };
+    // The text (mapped or inflated) is released before assembly: the
+    // peak holds the triplets and the CSR, not the file as well.
+    Ok(parsed.assemble(&name))
 }
 
 fn io_reason(e: &std::io::Error) -> String {
@@ -151,6 +156,29 @@ fn gunzip(compressed: &[u8]) -> Result<Vec<u8>, ErrorKind> {
 
 /// Parse a whole Matrix Market file held in memory; `name` is used in errors.
 pub fn parse(bytes: &[u8], name: &str) -> Result<Matrix, ReadError> {
+    Ok(parse_entries(bytes, name)?.assemble(name))
+}
+
+/// The checked entries of a file, not yet assembled.
+struct Parsed {
+    header: Header,
+    chunks: Vec<Triplets>,
+}
+
+impl Parsed {
+    fn assemble(self, name: &str) -> Matrix {
+        let h = self.header;
+        Matrix {
+            name: name.to_string(),
+            field: h.field,
+            symmetry: h.symmetry,
+            block_size: 1,
+            csr: csr::from_triplets(h.rows, h.cols, &self.chunks, h.symmetry),
+        }
+    }
+}
+
+fn parse_entries(bytes: &[u8], name: &str) -> Result<Parsed, ReadError> {
     let fail = |line: Option<usize>, kind| ReadError {
         path: name.to_string(),
         line,
@@ -166,7 +194,7 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<Matrix, ReadError> {
         |offset: usize| header_lines + 1 + memchr::memchr_iter(b'\n', &body[..offset]).count();
 
     let ranges = chunk_ranges(body);
-    let csr = match header.format {
+    let chunks = match header.format {
         Format::Coordinate => {
             let parsed: Vec<Result<Triplets, (usize, String)>> = ranges
                 .par_iter()
@@ -189,7 +217,7 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<Matrix, ReadError> {
                 &chunks.iter().map(Triplets::len).collect::<Vec<_>>(),
             )
             .map_err(|(line, kind)| fail(line.map(line_of), kind))?;
-            csr::from_triplets(header.rows, header.cols, &chunks, header.symmetry)
+            chunks
         }
         Format::Array => {
             let parsed: Vec<Result<Vec<f64>, (usize, String)>> = ranges
@@ -208,17 +236,10 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<Matrix, ReadError> {
             }
             check_count(&header, values.len() as u64, body, &ranges, &counts)
                 .map_err(|(line, kind)| fail(line.map(line_of), kind))?;
-            let chunk = dense_to_triplets(&header, &values);
-            csr::from_triplets(header.rows, header.cols, &[chunk], header.symmetry)
+            vec![dense_to_triplets(&header, &values)]
         }
     };
-    Ok(Matrix {
-        name: name.to_string(),
-        field: header.field,
-        symmetry: header.symmetry,
-        block_size: 1,
-        csr,
-    })
+    Ok(Parsed { header, chunks })
 }
 
 /// Returns the header, the offset of the first data line and the number of
