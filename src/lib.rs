@@ -10,3 +10,5 @@
 
 pub mod cli;
 pub mod matrix;
+pub mod output;
+pub mod report;

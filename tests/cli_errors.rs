@@ -227,6 +227,11 @@ fn bad_flags_and_specs() {
         &["gen:elasticity3d:abc", "not a positive integer"],
     );
     fails_with(&["info", "gen:torus:3"], &["unknown kind 'torus'"]);
+    fails_with(
+        &["info", "gen:poisson2d:3", "--spy", "x.jpg"],
+        &["--spy", "x.jpg", ".png or .svg"],
+    );
+    assert!(!Path::new("x.jpg").exists());
     assert!(!Path::new("x.mtx").exists());
 }
 

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 use crate::matrix::gen::{kind_names, Kind, Problem};
 use crate::matrix::source::Source;
 use crate::matrix::{csr, mtx_write, Symmetry};
+use crate::report::{self, ChartFormat};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -36,6 +37,9 @@ enum Command {
         /// Apply a random symmetric node permutation with this seed.
         #[arg(long, value_name = "SEED")]
         permute: Option<u64>,
+        /// Also draw the sparsity pattern to this file (.png or .svg).
+        #[arg(long, value_name = "FILE")]
+        spy: Option<PathBuf>,
     },
     /// Generate a model problem and write it as Matrix Market.
     Generate {
@@ -130,7 +134,8 @@ fn dispatch(command: Command) -> CmdResult {
             input,
             json,
             permute,
-        } => info(&input, json, permute),
+            spy,
+        } => info(&input, json, permute, spy.as_deref()),
         Command::Generate {
             kind,
             n,
@@ -160,11 +165,17 @@ fn emit(text: &str) -> CmdResult {
     }
 }
 
-fn info(input: &str, json: bool, permute: Option<u64>) -> CmdResult {
+fn info(input: &str, json: bool, permute: Option<u64>, spy: Option<&Path>) -> CmdResult {
+    if let Some(path) = spy {
+        ChartFormat::of(path).map_err(|e| format!("--spy {e}"))?;
+    }
     let start = Instant::now();
     let source = Source::parse(input).map_err(|e| e.to_string())?;
     let m = source.load(permute).map_err(|e| e.to_string())?;
     let seconds = start.elapsed().as_secs_f64();
+    if let Some(path) = spy {
+        report::spy::draw(path, &m)?;
+    }
     let info = m.info();
     if json {
         let text = serde_json::to_string_pretty(&info).expect("plain struct serialises");

@@ -616,8 +616,9 @@ fn index(s: &[u8], pos: &mut usize, what: &str, n: usize) -> Result<u32, String>
     let start = *pos;
     match parse_index(s, pos) {
         Some(v) if v >= 1 && v <= n as u64 => Ok((v - 1) as u32),
-        Some(v) => Err(format!(
-            "{what} index {v} is out of range 1..={n} (indices are 1-based)"
+        Some(_) => Err(format!(
+            "{what} index {} is out of range 1..={n} (indices are 1-based)",
+            String::from_utf8_lossy(&s[start..*pos])
         )),
         None if start >= s.len() || s[start] == b'\n' => {
             Err(format!("missing {what} index: expected 'ROW COL VALUE'"))
@@ -766,6 +767,9 @@ mod tests {
         );
         assert_eq!(m.info().nnz, 3);
         assert_eq!((m.field, m.symmetry), (Field::Real, Symmetry::General));
+        // No newline after the last entry.
+        let m = ok("%%MatrixMarket matrix coordinate real general\n1 2 1\n1 2 -3.5");
+        assert_eq!(dense(&m), vec![vec![0.0, -3.5]]);
     }
 
     #[test]
@@ -860,6 +864,10 @@ mod tests {
         assert_eq!(
             err(&format!("{h}3 3 1\n1 0 1\n")),
             "t.mtx: line 3: column index 0 is out of range 1..=3 (indices are 1-based)"
+        );
+        assert_eq!(
+            err(&format!("{h}3 3 1\n123456789012345678901234 1 1\n")),
+            "t.mtx: line 3: row index 123456789012345678901234 is out of range 1..=3 (indices are 1-based)"
         );
         assert_eq!(
             err(&format!("{h}3 3 2\n1 1 1\n")),

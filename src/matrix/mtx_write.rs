@@ -2,13 +2,12 @@
 //!
 //! Values are written with the shortest representation that reads back to
 //! the same `f64` (ryu), so a written matrix reads back bit for bit. Rows
-//! are formatted in parallel and streamed in order. The file is written to
-//! a temporary name beside the target and renamed at the end, so a failed
-//! write never leaves a partial file or destroys an existing one.
+//! are formatted in parallel and streamed in order, through
+//! [`crate::output::write_atomically`].
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rayon::prelude::*;
 
@@ -23,21 +22,7 @@ pub fn write(path: &Path, a: &Csr, symmetry: Symmetry, comment: &str) -> io::Res
         symmetry != Symmetry::SkewSymmetric,
         "skew-symmetric output is not supported"
     );
-    let tmp = temp_path(path);
-    let result =
-        write_to(&tmp, path, a, symmetry, comment).and_then(|_| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
-fn temp_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    path.with_file_name(format!(".{name}.amgcomm-{}.tmp", std::process::id()))
+    crate::output::write_atomically(path, |tmp| write_to(tmp, path, a, symmetry, comment))
 }
 
 fn write_to(
