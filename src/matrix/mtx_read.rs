@@ -60,8 +60,10 @@ impl fmt::Display for ErrorKind {
                 f,
                 "not a Matrix Market file: the first line must start with '%%MatrixMarket matrix', found '{s}'"
             ),
-            ErrorKind::Unsupported(s) | ErrorKind::Header(s) | ErrorKind::Entry(s) => f.write_str(s),
-            ErrorKind::SizeLine(s) => f.write_str(s),
+            ErrorKind::Unsupported(s)
+            | ErrorKind::Header(s)
+            | ErrorKind::SizeLine(s)
+            | ErrorKind::Entry(s) => f.write_str(s),
             ErrorKind::Count { announced, found } if found < announced => write!(
                 f,
                 "the size line announces {announced} entries but the file ends after {found}"
