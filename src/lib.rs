@@ -8,6 +8,7 @@
 // Numerical kernels index several arrays with one loop variable.
 #![allow(clippy::needless_range_loop)]
 
+pub mod amg;
 pub mod cli;
 pub mod matrix;
 pub mod output;

@@ -1,0 +1,247 @@
+//! Interpolation `P` (fine x coarse) from a C/F splitting.
+//!
+//! - [`direct`]: Ruge-Stueben direct interpolation (Trottenberg et al.,
+//!   *Multigrid*, p. 479): weights from strong C neighbours only, positive
+//!   and negative couplings scaled separately.
+//! - [`classical`]: PyAMG's modified classical interpolation (De Sterck,
+//!   Falgout, Nolting and Yang 2008, eq. 9): strong F neighbours `k` are
+//!   distributed to the strong C points of `i` through `a_kj`, ignoring
+//!   couplings with the sign of `a_kk`; strong F-F pairs without a common C
+//!   point are dropped first.
+//!
+//! Both follow PyAMG's operation order (see `raw`), so weights agree bit
+//! for bit. C points interpolate by injection.
+
+use super::coarsen::Splitting;
+use super::raw::RawCsr;
+
+/// The strength pattern with values of `a`, in the order PyAMG's
+/// `C.multiply(A)` stores it: `C`'s own order when `a` is canonical,
+/// reversed otherwise (SciPy's general element-wise product walks a linked
+/// list). `keep(i, j)` filters entries first.
+fn strong_with_values<K>(a: &RawCsr, c: &RawCsr, keep: K) -> RawCsr
+where
+    K: Fn(usize, usize) -> bool + Sync,
+{
+    let reverse = !a.is_canonical();
+    RawCsr::from_row_fn(c.nrows, c.ncols, |i, cols, vals| {
+        let (cj, cv) = c.row(i);
+        let start = cols.len();
+        for (&j, &x) in cj.iter().zip(cv) {
+            if keep(i, j as usize) {
+                cols.push(j);
+                vals.push(x);
+            }
+        }
+        if reverse {
+            cols[start..].reverse();
+            vals[start..].reverse();
+        }
+    })
+}
+
+/// Coarse index of every point (valid for C points) and the coarse count.
+pub fn coarse_index(splitting: &Splitting) -> (Vec<u32>, usize) {
+    let mut map = Vec::with_capacity(splitting.len());
+    let mut nc = 0u32;
+    for &is_c in splitting {
+        map.push(nc);
+        nc += u32::from(is_c);
+    }
+    (map, nc as usize)
+}
+
+/// Direct interpolation. `c`: strength (with diagonal, values of `a`).
+pub fn direct(a: &RawCsr, c: &RawCsr, splitting: &Splitting) -> RawCsr {
+    let s = strong_with_values(a, c, |_, _| true);
+    let (map, nc) = coarse_index(splitting);
+    RawCsr::from_row_fn(a.nrows, nc, |i, cols, vals| {
+        if splitting[i] {
+            cols.push(map[i]);
+            vals.push(1.0);
+            return;
+        }
+        let (sj, sx) = s.row(i);
+        let strong_c = |k: usize| splitting[sj[k] as usize] && sj[k] as usize != i;
+        let (mut strong_pos, mut strong_neg) = (0.0, 0.0);
+        for k in 0..sj.len() {
+            if strong_c(k) {
+                if sx[k] < 0.0 {
+                    strong_neg += sx[k];
+                } else {
+                    strong_pos += sx[k];
+                }
+            }
+        }
+        let (mut all_pos, mut all_neg, mut diag) = (0.0, 0.0, 0.0);
+        let (aj, ax) = a.row(i);
+        for (&j, &x) in aj.iter().zip(ax) {
+            if j as usize == i {
+                diag += x;
+            } else if x < 0.0 {
+                all_neg += x;
+            } else {
+                all_pos += x;
+            }
+        }
+        let alpha = all_neg / strong_neg;
+        let mut beta = all_pos / strong_pos;
+        if strong_pos == 0.0 {
+            diag += all_pos;
+            beta = 0.0;
+        }
+        let (neg_coeff, pos_coeff) = (-alpha / diag, -beta / diag);
+        for k in 0..sj.len() {
+            if strong_c(k) {
+                cols.push(map[sj[k] as usize]);
+                vals.push(if sx[k] < 0.0 {
+                    neg_coeff * sx[k]
+                } else {
+                    pos_coeff * sx[k]
+                });
+            }
+        }
+    })
+}
+
+/// PyAMG's sign test: zero counts as positive.
+#[inline]
+fn signof(x: f64) -> i8 {
+    if x < 0.0 {
+        -1
+    } else {
+        1
+    }
+}
+
+/// Strong F-F connections `i -> j` that share no strong C point are not
+/// strong for modified classical interpolation (PyAMG's
+/// `remove_strong_FF_connections`; `c` includes the diagonal, as there).
+fn has_common_c_point(c: &RawCsr, splitting: &Splitting, i: usize, j: usize) -> bool {
+    let cj = c.row(j).0;
+    c.row(i)
+        .0
+        .iter()
+        .any(|&k| splitting[k as usize] && cj.contains(&k))
+}
+
+/// Modified classical interpolation. `c`: strength (with diagonal, values of `a`).
+pub fn classical(a: &RawCsr, c: &RawCsr, splitting: &Splitting) -> RawCsr {
+    let s = strong_with_values(a, c, |i, j| {
+        splitting[i] || splitting[j] || has_common_c_point(c, splitting, i, j)
+    });
+    let (map, nc) = coarse_index(splitting);
+    // Per task: row k of `a` scattered densely. An absent entry reads 0,
+    // which is what PyAMG's search leaves in its place.
+    RawCsr::from_row_fn_with(
+        a.nrows,
+        nc,
+        || (vec![0f64; a.ncols], Vec::<f64>::new()),
+        |(dense, a_kj), i, cols, vals| {
+            if splitting[i] {
+                cols.push(map[i]);
+                vals.push(1.0);
+                return;
+            }
+            let (sj, sx) = s.row(i);
+            let mut denominator = 0.0;
+            for &x in a.row(i).1 {
+                denominator += x;
+            }
+            for (&j, &x) in sj.iter().zip(sx) {
+                if j as usize != i {
+                    denominator -= x;
+                }
+            }
+            let strong_c: Vec<usize> = (0..sj.len())
+                .filter(|&jj| splitting[sj[jj] as usize])
+                .collect();
+            // Strong F neighbours k: (position in the row, inner denominator
+            // sum_{l strong C of i, sign(a_kl) != sign(a_kk)} a_kl), and
+            // a_kj for every strong C point j (zeroed when its sign is that
+            // of a_kk).
+            let mut f_neighbours: Vec<(usize, f64)> = Vec::new();
+            a_kj.clear();
+            for kk in 0..sj.len() {
+                let k = sj[kk] as usize;
+                if splitting[k] || k == i {
+                    continue;
+                }
+                let (kj, kx) = a.row(k);
+                for (&col, &x) in kj.iter().zip(kx) {
+                    dense[col as usize] = x;
+                }
+                let sign_kk = signof(dense[k]);
+                let mut inner = 0.0;
+                for &jj in &strong_c {
+                    let a_kl = dense[sj[jj] as usize];
+                    // An absent a_kl reads 0.0: adding it changes nothing.
+                    if signof(a_kl) != sign_kk {
+                        inner += a_kl;
+                    }
+                    a_kj.push(if signof(a_kl) == sign_kk { 0.0 } else { a_kl });
+                }
+                for &col in kj {
+                    dense[col as usize] = 0.0;
+                }
+                f_neighbours.push((kk, inner));
+            }
+            let nc_i = strong_c.len();
+            for (t, &jj) in strong_c.iter().enumerate() {
+                let mut numerator = sx[jj];
+                for (f, &(kk, inner)) in f_neighbours.iter().enumerate() {
+                    let a_ik = sx[kk];
+                    let a_kj = a_kj[f * nc_i + t];
+                    if a_kj.abs() > 1e-15 * a_ik.abs() {
+                        numerator += a_ik * a_kj / inner;
+                    }
+                }
+                cols.push(map[sj[jj] as usize]);
+                vals.push(-numerator / denominator);
+            }
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::amg::strength::{strength, Rule, StrengthOptions};
+
+    fn laplace_1d(n: usize) -> RawCsr {
+        RawCsr::from_row_fn(n, n, |i, c, v| {
+            if i > 0 {
+                c.push(i as u32 - 1);
+                v.push(-1.0);
+            }
+            c.push(i as u32);
+            v.push(2.0);
+            if i + 1 < n {
+                c.push(i as u32 + 1);
+                v.push(-1.0);
+            }
+        })
+    }
+
+    #[test]
+    fn both_interpolate_linear_functions_in_1d() {
+        let a = laplace_1d(7);
+        let o = StrengthOptions {
+            rule: Rule::Abs,
+            theta: 0.25,
+            max_row_sum: 1.0,
+            num_functions: 1,
+        };
+        let c = strength(&a, &o);
+        let split = vec![false, true, false, true, false, true, false];
+        for p in [direct(&a, &c, &split), classical(&a, &c, &split)] {
+            assert_eq!(p.ncols, 3);
+            // Interior F point 2 between C points 1 and 3: weights 1/2, 1/2.
+            assert_eq!(p.row(2).0, &[0, 1]);
+            assert_eq!(p.row(2).1, &[0.5, 0.5]);
+            // Boundary F point 0: a single C neighbour, weight 1/2 (Dirichlet).
+            assert_eq!(p.row(0).1, &[0.5]);
+            assert_eq!(p.row(1), (&[0u32][..], &[1.0][..]));
+        }
+    }
+}

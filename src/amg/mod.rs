@@ -1,0 +1,181 @@
+//! Stage 2: the classical AMG setup that produces the hierarchy
+//! `A_0, P_0, A_1, P_1, ...` the analysis charges communication for.
+//!
+//! One module per step, as PyAMG's `classical/` folder:
+//! [`strength`] -> [`coarsen`] (C/F splitting) -> [`interp`] -> [`rap`]
+//! (Galerkin product), driven by [`build`]. [`raw`] holds the internal
+//! operator type that keeps SciPy's entry order (why: see there).
+
+pub mod coarsen;
+pub mod interp;
+pub mod rap;
+pub mod raw;
+pub mod strength;
+
+use std::time::{Duration, Instant};
+
+use crate::matrix::Csr;
+use raw::RawCsr;
+use strength::{Rule, StrengthOptions};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coarsening {
+    /// Ruge-Stueben first pass; `second_pass` adds PyAMG's second pass.
+    Rs { second_pass: bool },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interpolation {
+    Direct,
+    /// PyAMG's modified classical interpolation.
+    Classical,
+}
+
+/// Everything the setup needs to know.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub strength: StrengthOptions,
+    pub coarsening: Coarsening,
+    pub interpolation: Interpolation,
+    /// Stop when a level has at most this many rows.
+    pub max_coarse: usize,
+    /// At most this many levels, the finest included.
+    pub max_levels: usize,
+}
+
+/// Named settings that choose everything at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    /// PyAMG's `ruge_stuben_solver` defaults: abs classical strength theta
+    /// 0.25, RS without second pass, classical interpolation, max_coarse
+    /// 10, max_levels 30.
+    Pyamg,
+}
+
+impl Preset {
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Pyamg => "pyamg",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Preset> {
+        [Preset::Pyamg].into_iter().find(|p| p.name() == s)
+    }
+
+    pub fn options(self) -> Options {
+        match self {
+            Preset::Pyamg => Options {
+                strength: StrengthOptions {
+                    rule: Rule::Abs,
+                    theta: 0.25,
+                    max_row_sum: 1.0,
+                    num_functions: 1,
+                },
+                coarsening: Coarsening::Rs { second_pass: false },
+                interpolation: Interpolation::Classical,
+                max_coarse: 10,
+                max_levels: 30,
+            },
+        }
+    }
+}
+
+/// One level: its operator, and (except on the coarsest) its interpolation
+/// and the fine indices of its coarse points, in coarse order.
+#[derive(Clone, Debug)]
+pub struct Level {
+    pub a: Csr,
+    pub p: Option<Csr>,
+    pub coarse_points: Vec<u32>,
+    /// Wall time of this level's setup (strength to Galerkin product).
+    pub setup_time: Duration,
+}
+
+#[derive(Clone, Debug)]
+pub struct Hierarchy {
+    pub levels: Vec<Level>,
+}
+
+impl Hierarchy {
+    /// `sum_l nnz(A_l) / nnz(A_0)`.
+    pub fn operator_complexity(&self) -> f64 {
+        let total: usize = self.levels.iter().map(|l| l.a.nnz()).sum();
+        total as f64 / self.levels[0].a.nnz().max(1) as f64
+    }
+
+    /// `sum_l rows(A_l) / rows(A_0)`.
+    pub fn grid_complexity(&self) -> f64 {
+        let total: usize = self.levels.iter().map(|l| l.a.rows()).sum();
+        total as f64 / self.levels[0].a.rows().max(1) as f64
+    }
+}
+
+/// Build the hierarchy of a square matrix. `progress(level, rows)` is called
+/// as each level's setup starts.
+pub fn build(
+    a: &Csr,
+    o: &Options,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Hierarchy, String> {
+    if a.rows() != a.cols() {
+        return Err(format!(
+            "AMG needs a square matrix, this one is {} x {}",
+            a.rows(),
+            a.cols()
+        ));
+    }
+    if !(0.0..=1.0).contains(&o.strength.theta) {
+        return Err(format!(
+            "theta must lie in [0, 1], got {}",
+            o.strength.theta
+        ));
+    }
+    if o.max_levels == 0 {
+        return Err("max_levels must be at least 1".into());
+    }
+    let mut levels = Vec::new();
+    let mut current = RawCsr::from_csr(a);
+    loop {
+        let start = Instant::now();
+        progress(levels.len(), current.nrows);
+        let last = |current: &RawCsr| Level {
+            a: current.to_csr(),
+            p: None,
+            coarse_points: Vec::new(),
+            setup_time: start.elapsed(),
+        };
+        if levels.len() + 1 >= o.max_levels || current.nrows <= o.max_coarse {
+            levels.push(last(&current));
+            break;
+        }
+        let c = strength::strength(&current, &o.strength);
+        let splitting = match o.coarsening {
+            Coarsening::Rs { second_pass } => {
+                let s = strength::without_diagonal_sorted(&c);
+                coarsen::rs(&s, &s.transpose(), second_pass)
+            }
+        };
+        let coarse_points: Vec<u32> = (0..splitting.len() as u32)
+            .filter(|&i| splitting[i as usize])
+            .collect();
+        if coarse_points.is_empty() || coarse_points.len() == splitting.len() {
+            // Coarsening stalled.
+            levels.push(last(&current));
+            break;
+        }
+        let p = match o.interpolation {
+            Interpolation::Direct => interp::direct(&current, &c, &splitting),
+            Interpolation::Classical => interp::classical(&current, &c, &splitting),
+        };
+        let next = rap::galerkin(&current, &p);
+        levels.push(Level {
+            a: current.to_csr(),
+            p: Some(p.to_csr()),
+            coarse_points,
+            setup_time: start.elapsed(),
+        });
+        current = next;
+    }
+    Ok(Hierarchy { levels })
+}

@@ -1,0 +1,196 @@
+//! Strength of connection (Ruge and Stueben 1987; Stueben 2001, sec. A.4).
+//!
+//! Two classical rules:
+//! - `abs` (PyAMG's `classical_strength_of_connection`, norm 'abs'):
+//!   `j != i` is strong if `|a_ij| >= theta * max_{k != i} |a_ik|`;
+//! - `signed` (hypre BoomerAMG, RAPtor): `-s a_ij >= theta * max_{k != i}
+//!   (-s a_ik)` with `s` the sign of `a_ii`, only if that maximum is
+//!   positive; rows whose `|sum_j a_ij| > max_row_sum |a_ii|` have no strong
+//!   connections (hypre's `max_row_sum`, off at 1.0).
+//!
+//! With `num_functions > 1` only couplings between unknowns of the same
+//! function (`i % num_functions`) are considered, as hypre's unknown-based
+//! systems AMG does.
+//!
+//! The result keeps `A`'s row order and values, and stores the diagonal as
+//! PyAMG's `C` does; [`without_diagonal_sorted`] gives the graph the
+//! splittings work on.
+
+use super::raw::RawCsr;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Rule {
+    Abs,
+    Signed,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StrengthOptions {
+    pub rule: Rule,
+    pub theta: f64,
+    /// hypre's `max_row_sum`; 1.0 (or more) switches the test off.
+    pub max_row_sum: f64,
+    pub num_functions: usize,
+}
+
+/// Strong connections of `a`: pattern with the diagonal, values of `a`, in
+/// `a`'s stored order. Exact zeros are never strong.
+pub fn strength(a: &RawCsr, o: &StrengthOptions) -> RawCsr {
+    let nf = o.num_functions.max(1);
+    RawCsr::from_row_fn(a.nrows, a.ncols, |i, cols, vals| {
+        let (c, v) = a.row(i);
+        let same_function = |j: u32| nf == 1 || j as usize % nf == i % nf;
+        let threshold = match o.rule {
+            Rule::Abs => {
+                // PyAMG starts the maximum at the smallest normal double.
+                let mut max = f64::MIN_POSITIVE;
+                for (&j, &x) in c.iter().zip(v) {
+                    if j as usize != i && same_function(j) {
+                        max = max.max(x.abs());
+                    }
+                }
+                Some((o.theta * max, 1.0))
+            }
+            Rule::Signed => signed_threshold(i, c, v, o, &same_function),
+        };
+        for (&j, &x) in c.iter().zip(v) {
+            if x == 0.0 {
+                continue;
+            }
+            let strong = j as usize == i
+                || match (o.rule, threshold) {
+                    (_, None) => false,
+                    (Rule::Abs, Some((t, _))) => same_function(j) && x.abs() >= t,
+                    (Rule::Signed, Some((t, s))) => same_function(j) && -s * x >= t,
+                };
+            if strong {
+                cols.push(j);
+                vals.push(x);
+            }
+        }
+    })
+}
+
+/// hypre's rule: `(theta * max_k(-s a_ik), s)`, or `None` when the row has
+/// no strong connections (no off-diagonal of the sign opposite to the
+/// diagonal, or the row-sum test fails).
+fn signed_threshold(
+    i: usize,
+    c: &[u32],
+    v: &[f64],
+    o: &StrengthOptions,
+    same_function: &dyn Fn(u32) -> bool,
+) -> Option<(f64, f64)> {
+    let mut diag = 0.0;
+    let mut row_sum = 0.0;
+    for (&j, &x) in c.iter().zip(v) {
+        if j as usize == i {
+            diag += x;
+        }
+        if same_function(j) {
+            row_sum += x;
+        }
+    }
+    let s = if diag < 0.0 { -1.0 } else { 1.0 };
+    if o.max_row_sum < 1.0 && row_sum.abs() > o.max_row_sum * diag.abs() {
+        return None;
+    }
+    let mut max = f64::NEG_INFINITY;
+    for (&j, &x) in c.iter().zip(v) {
+        if j as usize != i && same_function(j) {
+            max = max.max(-s * x);
+        }
+    }
+    (max > 0.0).then_some((o.theta * max, s))
+}
+
+/// The strength graph the splittings use: no diagonal, rows sorted (PyAMG
+/// passes `remove_diagonal(S)`, whose `tocsr` sorts).
+pub fn without_diagonal_sorted(s: &RawCsr) -> RawCsr {
+    RawCsr::from_row_fn(s.nrows, s.ncols, |i, cols, vals| {
+        let (c, v) = s.row(i);
+        let start = cols.len();
+        for (&j, &x) in c.iter().zip(v) {
+            if j as usize != i {
+                cols.push(j);
+                vals.push(x);
+            }
+        }
+        let mut row: Vec<(u32, f64)> = cols[start..]
+            .iter()
+            .copied()
+            .zip(vals[start..].iter().copied())
+            .collect();
+        row.sort_unstable_by_key(|e| e.0);
+        for (k, (j, x)) in row.into_iter().enumerate() {
+            cols[start + k] = j;
+            vals[start + k] = x;
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row_matrix(rows: &[&[(u32, f64)]]) -> RawCsr {
+        RawCsr::from_row_fn(rows.len(), 4, |i, c, v| {
+            for &(j, x) in rows[i] {
+                c.push(j);
+                v.push(x);
+            }
+        })
+    }
+
+    fn opts(rule: Rule, theta: f64) -> StrengthOptions {
+        StrengthOptions {
+            rule,
+            theta,
+            max_row_sum: 1.0,
+            num_functions: 1,
+        }
+    }
+
+    #[test]
+    fn abs_rule_by_hand() {
+        // max off-diagonal |a| = 4, threshold 1: -1 and 2 strong, 0.5 weak, 0 never.
+        let a = row_matrix(&[
+            &[(3, -1.0), (0, 10.0), (1, 0.5), (2, -4.0)],
+            &[(1, 2.0), (0, 0.0), (3, 2.0)],
+        ]);
+        let s = strength(&a, &opts(Rule::Abs, 0.25));
+        assert_eq!(s.row(0).0, &[3, 0, 2]);
+        assert_eq!(s.row(0).1, &[-1.0, 10.0, -4.0]);
+        assert_eq!(s.row(1).0, &[1, 3]);
+        let sd = without_diagonal_sorted(&s);
+        assert_eq!(sd.row(0).0, &[2, 3]);
+    }
+
+    #[test]
+    fn signed_rule_ignores_positive_couplings_and_applies_row_sum() {
+        let a = row_matrix(&[
+            &[(0, 4.0), (1, -2.0), (2, 1.9), (3, -0.4)],
+            &[(1, 4.0), (0, 1.0)],
+            &[(2, 4.0), (0, -2.0), (1, -1.99)],
+        ]);
+        let s = strength(&a, &opts(Rule::Signed, 0.25));
+        assert_eq!(s.row(0).0, &[0, 1]); // -2 strong; 1.9 positive; -0.4 < 0.5
+        assert_eq!(s.row(1).0, &[1]); // no negative off-diagonal: nothing strong
+        assert_eq!(s.row(2).0, &[2, 0, 1]);
+        // Row 2 sums to 0.01 <= 0.9 * 4: kept. Row 0 sums to 3.5 <= 3.6: kept.
+        let mut o = opts(Rule::Signed, 0.25);
+        o.max_row_sum = 0.8; // 3.5 > 0.8 * 4 = 3.2: row 0 loses its connections
+        let s = strength(&a, &o);
+        assert_eq!(s.row(0).0, &[0]);
+        assert_eq!(s.row(2).0, &[2, 0, 1]);
+    }
+
+    #[test]
+    fn num_functions_restricts_to_same_unknown() {
+        let a = row_matrix(&[&[(0, 4.0), (1, -3.0), (2, -1.0)]]);
+        let mut o = opts(Rule::Abs, 0.5);
+        assert_eq!(strength(&a, &o).row(0).0, &[0, 1]);
+        o.num_functions = 2; // only column 2 shares function 0 with row 0
+        assert_eq!(strength(&a, &o).row(0).0, &[0, 2]);
+    }
+}

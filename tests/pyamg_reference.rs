@@ -1,0 +1,81 @@
+//! Level sizes against PyAMG 5.4's hierarchies for the shared reference
+//! matrices (`../shared/reference/*.pyamg.json`, four configurations each).
+
+use std::path::Path;
+
+use amgcomm::amg::{self, Coarsening, Interpolation, Preset};
+use amgcomm::matrix::mtx_read;
+
+const REFERENCE: &str = "../shared/reference";
+
+fn check(matrix: &str) {
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(REFERENCE).join(format!("{matrix}.pyamg.json")))
+            .unwrap(),
+    )
+    .unwrap();
+    let a = mtx_read::read(&Path::new(REFERENCE).join(json["matrix"].as_str().unwrap()))
+        .unwrap()
+        .csr;
+    let configs = json["configs"].as_object().unwrap();
+    assert_eq!(configs.len(), 4);
+    for (name, cfg) in configs {
+        let mut o = Preset::Pyamg.options();
+        o.max_coarse = json["max_coarse"].as_u64().unwrap() as usize;
+        o.max_levels = json["max_levels"].as_u64().unwrap() as usize;
+        match name.as_str() {
+            "rs_classical" => {}
+            "rs_direct" => o.interpolation = Interpolation::Direct,
+            "rs2_classical" => o.coarsening = Coarsening::Rs { second_pass: true },
+            "rs_classical_theta05" => o.strength.theta = 0.5,
+            other => panic!("unknown configuration {other}"),
+        }
+        let h = amg::build(&a, &o, &mut |_, _| {}).unwrap();
+        let want: Vec<(u64, u64, Option<u64>)> = cfg["levels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| {
+                (
+                    l["rows"].as_u64().unwrap(),
+                    l["nnz"].as_u64().unwrap(),
+                    l["P_nnz"].as_u64(),
+                )
+            })
+            .collect();
+        let got: Vec<(u64, u64, Option<u64>)> = h
+            .levels
+            .iter()
+            .map(|l| {
+                (
+                    l.a.rows() as u64,
+                    l.a.nnz() as u64,
+                    l.p.as_ref().map(|p| p.nnz() as u64),
+                )
+            })
+            .collect();
+        assert_eq!(got, want, "{matrix} {name}");
+        let oc = cfg["operator_complexity"].as_f64().unwrap();
+        let gc = cfg["grid_complexity"].as_f64().unwrap();
+        assert!(
+            (h.operator_complexity() - oc).abs() < 1e-12,
+            "{matrix} {name}"
+        );
+        assert!((h.grid_complexity() - gc).abs() < 1e-12, "{matrix} {name}");
+    }
+}
+
+#[test]
+fn poisson3d_20_matches_pyamg() {
+    check("poisson3d_20");
+}
+
+#[test]
+fn elasticity2d_40_matches_pyamg() {
+    check("elasticity2d_40");
+}
+
+#[test]
+fn beam_tet_2k_matches_pyamg() {
+    check("beam_tet_2k");
+}
