@@ -15,27 +15,43 @@
 use super::coarsen::Splitting;
 use super::raw::RawCsr;
 
-/// The strength pattern with values of `a`, in the order PyAMG's
-/// `C.multiply(A)` stores it: `C`'s own order when `a` is canonical,
-/// reversed otherwise (SciPy's general element-wise product walks a linked
-/// list). `keep(i, j)` filters entries first.
+/// PyAMG's `C.multiply(A)` after `C.data[:] = 1`: the strength pattern
+/// (filtered by `keep(i, j)`) with the values of `a`, plus, as SciPy's
+/// element-wise product gives `0 * a_ij = NaN` for a non-finite `a_ij`
+/// outside the pattern, those columns with value NaN. Order: by column when
+/// `a` is canonical (SciPy's merge); otherwise SciPy's general product walks
+/// a linked list: `a`-only columns in reverse `a` order, then the pattern's
+/// columns in reverse order.
 fn strong_with_values<K>(a: &RawCsr, c: &RawCsr, keep: K) -> RawCsr
 where
     K: Fn(usize, usize) -> bool + Sync,
 {
-    let reverse = !a.is_canonical();
+    let canonical = a.is_canonical();
     RawCsr::from_row_fn(c.nrows, c.ncols, |i, cols, vals| {
         let (cj, cv) = c.row(i);
-        let start = cols.len();
-        for (&j, &x) in cj.iter().zip(cv) {
-            if keep(i, j as usize) {
-                cols.push(j);
-                vals.push(x);
+        let mut row: Vec<(u32, f64)> = cj
+            .iter()
+            .zip(cv)
+            .filter(|&(&j, &x)| keep(i, j as usize) && x != 0.0)
+            .map(|(&j, &x)| (j, x))
+            .collect();
+        let kept = row.len();
+        let (aj, ax) = a.row(i);
+        for (&j, &x) in aj.iter().zip(ax) {
+            if !x.is_finite() && !row[..kept].iter().any(|e| e.0 == j) {
+                row.push((j, f64::NAN));
             }
         }
-        if reverse {
-            cols[start..].reverse();
-            vals[start..].reverse();
+        if canonical {
+            row.sort_unstable_by_key(|e| e.0);
+        } else {
+            row[..kept].reverse();
+            row[kept..].reverse();
+            row.rotate_left(kept);
+        }
+        for (j, x) in row {
+            cols.push(j);
+            vals.push(x);
         }
     })
 }
@@ -221,6 +237,32 @@ mod tests {
                 v.push(-1.0);
             }
         })
+    }
+
+    #[test]
+    fn multiply_order_and_non_finite_extras_follow_scipy() {
+        // Unsorted a (not canonical): row 0 stores columns 2, 0, 1, 3.
+        let a = RawCsr::from_row_fn(4, 4, |i, c, v| {
+            if i == 0 {
+                c.extend([2, 0, 1, 3]);
+                v.extend([-1.0, 4.0, f64::INFINITY, -2.0]);
+            } else {
+                c.push(i as u32);
+                v.push(1.0);
+            }
+        });
+        // Strength pattern of row 0 (a's order): 2, 0, 3 (column 1 left out).
+        let c = RawCsr::from_row_fn(4, 4, |i, cc, v| {
+            if i == 0 {
+                cc.extend([2, 0, 3]);
+                v.extend([-1.0, 4.0, -2.0]);
+            }
+        });
+        let s = strong_with_values(&a, &c, |_, _| true);
+        // a-only non-finite column 1 first (as NaN), then 3, 0, 2.
+        assert_eq!(s.row(0).0, &[1, 3, 0, 2]);
+        assert!(s.row(0).1[0].is_nan());
+        assert_eq!(&s.row(0).1[1..], &[-2.0, 4.0, -1.0]);
     }
 
     #[test]

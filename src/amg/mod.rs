@@ -8,6 +8,7 @@
 
 pub mod coarsen;
 pub mod interp;
+pub mod levels_io;
 pub mod rap;
 pub mod raw;
 pub mod strength;

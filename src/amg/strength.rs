@@ -34,7 +34,7 @@ pub struct StrengthOptions {
 }
 
 /// Strong connections of `a`: pattern with the diagonal, values of `a`, in
-/// `a`'s stored order. Exact zeros are never strong.
+/// `a`'s stored order. Exact zeros are never kept.
 pub fn strength(a: &RawCsr, o: &StrengthOptions) -> RawCsr {
     let nf = o.num_functions.max(1);
     RawCsr::from_row_fn(a.nrows, a.ncols, |i, cols, vals| {
@@ -53,10 +53,8 @@ pub fn strength(a: &RawCsr, o: &StrengthOptions) -> RawCsr {
             }
             Rule::Signed => signed_threshold(i, c, v, o, &same_function),
         };
+        let start = cols.len();
         for (&j, &x) in c.iter().zip(v) {
-            if x == 0.0 {
-                continue;
-            }
             let strong = j as usize == i
                 || match (o.rule, threshold) {
                     (_, None) => false,
@@ -68,7 +66,29 @@ pub fn strength(a: &RawCsr, o: &StrengthOptions) -> RawCsr {
                 vals.push(x);
             }
         }
+        drop_scaled_zeros(cols, vals, start);
     })
+}
+
+/// PyAMG scales each row of `S` by `1 / max |s_ij|` (NaN ignored, the
+/// maximum started at the smallest normal double) and then drops entries
+/// that became zero: zeros, and every finite entry of a row holding an
+/// infinity (NaNs stay). Rows after `start` of `cols`/`vals` are one row.
+fn drop_scaled_zeros(cols: &mut Vec<u32>, vals: &mut Vec<f64>, start: usize) {
+    let largest = vals[start..]
+        .iter()
+        .fold(f64::MIN_POSITIVE, |m, &x| m.max(x.abs()));
+    let inv = 1.0 / largest;
+    let mut w = start;
+    for r in start..cols.len() {
+        if vals[r].abs() * inv != 0.0 {
+            cols[w] = cols[r];
+            vals[w] = vals[r];
+            w += 1;
+        }
+    }
+    cols.truncate(w);
+    vals.truncate(w);
 }
 
 /// hypre's rule: `(theta * max_k(-s a_ik), s)`, or `None` when the row has
@@ -183,6 +203,20 @@ mod tests {
         let s = strength(&a, &o);
         assert_eq!(s.row(0).0, &[0]);
         assert_eq!(s.row(2).0, &[2, 0, 1]);
+    }
+
+    #[test]
+    fn rows_with_an_infinity_keep_only_infinities_and_nans() {
+        let a = row_matrix(&[
+            &[(0, f64::NAN), (1, -1.0), (2, f64::NEG_INFINITY), (3, 0.0)],
+            &[(1, 0.0), (0, -1.0)],
+        ]);
+        let s = strength(&a, &opts(Rule::Abs, 0.25));
+        // threshold = theta * inf: only the infinity is strong; the NaN
+        // diagonal survives the scaling, nothing else does.
+        assert_eq!(s.row(0).0, &[0, 2]);
+        // A zero diagonal is dropped.
+        assert_eq!(s.row(1).0, &[0]);
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! Command line: parse flags, run one stage chain, print one-line errors.
 
+mod hierarchy;
+
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -41,6 +43,8 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         spy: Option<PathBuf>,
     },
+    /// Build the classical AMG hierarchy and print its levels.
+    Hierarchy(hierarchy::HierarchyArgs),
     /// Generate a model problem and write it as Matrix Market.
     Generate {
         /// elasticity3d, poisson3d, poisson3d-27 or poisson2d.
@@ -136,6 +140,7 @@ fn dispatch(command: Command) -> CmdResult {
             permute,
             spy,
         } => info(&input, json, permute, spy.as_deref()),
+        Command::Hierarchy(args) => hierarchy::run(&args),
         Command::Generate {
             kind,
             n,
@@ -156,7 +161,7 @@ fn dispatch(command: Command) -> CmdResult {
 }
 
 /// Write to stdout; a closed pipe (`amgcomm info ... | head`) is not an error.
-fn emit(text: &str) -> CmdResult {
+pub(crate) fn emit(text: &str) -> CmdResult {
     match io::stdout().lock().write_all(text.as_bytes()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
             Err(format!("cannot write to stdout: {e}"))
