@@ -8,6 +8,9 @@ use amgcomm::matrix::mtx_read;
 
 const REFERENCE: &str = "../shared/reference";
 
+/// Rows, nonzeros and nonzeros of P of one level.
+type Sizes = (usize, usize, Option<usize>);
+
 fn check(matrix: &str) {
     let json: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(Path::new(REFERENCE).join(format!("{matrix}.pyamg.json")))
@@ -87,7 +90,7 @@ fn beam_tet_2k_matches_pyamg() {
 /// resulting non-finite weights exercise the NaN/Inf rules of the setup.
 #[test]
 fn generated_elasticity_matches_pyamg_including_non_finite_weights() {
-    let cases: [(usize, &[(usize, usize, Option<usize>)]); 2] = [
+    let cases: [(usize, &[Sizes]); 2] = [
         (
             6,
             &[
