@@ -15,24 +15,21 @@
 use super::coarsen::Splitting;
 use super::raw::RawCsr;
 
-/// PyAMG's `C.multiply(A)` after `C.data[:] = 1`: the strength pattern
-/// (filtered by `keep(i, j)`) with the values of `a`, plus, as SciPy's
+/// PyAMG's `C.multiply(A)` after `C.data[:] = 1`: the strength pattern `c`
+/// with the values of `a`, plus, as SciPy's
 /// element-wise product gives `0 * a_ij = NaN` for a non-finite `a_ij`
 /// outside the pattern, those columns with value NaN. Order: by column when
 /// `a` is canonical (SciPy's merge); otherwise SciPy's general product walks
 /// a linked list: `a`-only columns in reverse `a` order, then the pattern's
 /// columns in reverse order.
-fn strong_with_values<K>(a: &RawCsr, c: &RawCsr, keep: K) -> RawCsr
-where
-    K: Fn(usize, usize) -> bool + Sync,
-{
+fn strong_with_values(a: &RawCsr, c: &RawCsr) -> RawCsr {
     let canonical = a.is_canonical();
     RawCsr::from_row_fn(c.nrows, c.ncols, |i, cols, vals| {
         let (cj, cv) = c.row(i);
         let mut row: Vec<(u32, f64)> = cj
             .iter()
             .zip(cv)
-            .filter(|&(&j, &x)| keep(i, j as usize) && x != 0.0)
+            .filter(|&(_, &x)| x != 0.0)
             .map(|(&j, &x)| (j, x))
             .collect();
         let kept = row.len();
@@ -69,7 +66,7 @@ pub fn coarse_index(splitting: &Splitting) -> (Vec<u32>, usize) {
 
 /// Direct interpolation. `c`: strength (with diagonal, values of `a`).
 pub fn direct(a: &RawCsr, c: &RawCsr, splitting: &Splitting) -> RawCsr {
-    let s = strong_with_values(a, c, |_, _| true);
+    let s = strong_with_values(a, c);
     let (map, nc) = coarse_index(splitting);
     RawCsr::from_row_fn(a.nrows, nc, |i, cols, vals| {
         if splitting[i] {
@@ -130,22 +127,43 @@ fn signof(x: f64) -> i8 {
     }
 }
 
-/// Strong F-F connections `i -> j` that share no strong C point are not
-/// strong for modified classical interpolation (PyAMG's
-/// `remove_strong_FF_connections`; `c` includes the diagonal, as there).
-fn has_common_c_point(c: &RawCsr, splitting: &Splitting, i: usize, j: usize) -> bool {
-    let cj = c.row(j).0;
-    c.row(i)
-        .0
-        .iter()
-        .any(|&k| splitting[k as usize] && cj.contains(&k))
+/// PyAMG's `remove_strong_FF_connections`: for an F point `i`, a strong
+/// F neighbour `j` (the diagonal included, as there) stays strong only if
+/// `i` and `j` share a strong C point. Linear per row: `i`'s C points are
+/// marked once, then each `j`'s row is scanned.
+fn remove_strong_ff(c: &RawCsr, splitting: &Splitting) -> RawCsr {
+    RawCsr::from_row_fn_with(
+        c.nrows,
+        c.ncols,
+        || vec![false; c.ncols],
+        |marked, i, cols, vals| {
+            let (ci, cx) = c.row(i);
+            if !splitting[i] {
+                for &k in ci {
+                    marked[k as usize] = splitting[k as usize];
+                }
+            }
+            for (&j, &x) in ci.iter().zip(cx) {
+                let keep = splitting[i]
+                    || splitting[j as usize]
+                    || c.row(j as usize).0.iter().any(|&k| marked[k as usize]);
+                if keep {
+                    cols.push(j);
+                    vals.push(x);
+                }
+            }
+            if !splitting[i] {
+                for &k in ci {
+                    marked[k as usize] = false;
+                }
+            }
+        },
+    )
 }
 
 /// Modified classical interpolation. `c`: strength (with diagonal, values of `a`).
 pub fn classical(a: &RawCsr, c: &RawCsr, splitting: &Splitting) -> RawCsr {
-    let s = strong_with_values(a, c, |i, j| {
-        splitting[i] || splitting[j] || has_common_c_point(c, splitting, i, j)
-    });
+    let s = strong_with_values(a, &remove_strong_ff(c, splitting));
     let (map, nc) = coarse_index(splitting);
     // Per task: row k of `a` scattered densely. An absent entry reads 0,
     // which is what PyAMG's search leaves in its place.
@@ -258,7 +276,7 @@ mod tests {
                 v.extend([-1.0, 4.0, -2.0]);
             }
         });
-        let s = strong_with_values(&a, &c, |_, _| true);
+        let s = strong_with_values(&a, &c);
         // a-only non-finite column 1 first (as NaN), then 3, 0, 2.
         assert_eq!(s.row(0).0, &[1, 3, 0, 2]);
         assert!(s.row(0).1[0].is_nan());

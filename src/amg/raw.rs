@@ -152,6 +152,8 @@ pub fn spgemm(a: &RawCsr, b: &RawCsr) -> RawCsr {
 
 impl RawCsr {
     /// [`RawCsr::from_row_fn`] with per-task scratch state made by `init`.
+    /// Rows are built in blocks into per-task buffers that are reused, then
+    /// copied out at their exact size.
     pub fn from_row_fn_with<S, I, F>(nrows: usize, ncols: usize, init: I, row: F) -> RawCsr
     where
         I: Fn() -> S + Sync,
@@ -160,17 +162,21 @@ impl RawCsr {
         let block = (nrows / (rayon::current_num_threads() * 16)).clamp(64, 1 << 14);
         let parts: Vec<(Vec<usize>, Vec<u32>, Vec<f64>)> = (0..nrows.div_ceil(block))
             .into_par_iter()
-            .map_init(&init, |state, b| {
-                let rows = b * block..((b + 1) * block).min(nrows);
-                let mut lens = Vec::with_capacity(rows.len());
-                let (mut cols, mut vals) = (Vec::new(), Vec::new());
-                for i in rows {
-                    let before = cols.len();
-                    row(state, i, &mut cols, &mut vals);
-                    lens.push(cols.len() - before);
-                }
-                (lens, cols, vals)
-            })
+            .map_init(
+                || (init(), Vec::new(), Vec::new()),
+                |(state, cols, vals), b| {
+                    let rows = b * block..((b + 1) * block).min(nrows);
+                    let mut lens = Vec::with_capacity(rows.len());
+                    cols.clear();
+                    vals.clear();
+                    for i in rows {
+                        let before = cols.len();
+                        row(state, i, cols, vals);
+                        lens.push(cols.len() - before);
+                    }
+                    (lens, cols.clone(), vals.clone())
+                },
+            )
             .collect();
         concat_parts(nrows, ncols, parts)
     }
