@@ -17,6 +17,8 @@ fn json_and_saved_levels_describe_the_same_hierarchy() {
     let out = amgcomm(&[
         "hierarchy",
         "../shared/reference/poisson3d_20.mtx",
+        "--preset",
+        "pyamg",
         "--json",
         json.to_str().unwrap(),
         "--save-levels",

@@ -6,6 +6,21 @@
 //!   Trottenberg et al., *Multigrid*, sec. A.7), with the bucket order and
 //!   tie-breaking of PyAMG's `rs_cf_splitting`, and the optional second
 //!   pass (`rs_cf_splitting_pass2`).
+//! - [`pmis`]: parallel modified independent set (De Sterck, Yang and Heys,
+//!   SIMAX 2006): C points form a maximal set of points no two of which
+//!   are strongly connected (heuristic H2).
+//! - [`hmis`]: one RS pass, then PMIS on the points it left without a
+//!   strong C point (De Sterck, Yang and Heys 2006; hypre's HMIS).
+//! - [`cljp`]: Cleary-Luby-Jones-Plassmann (Cleary et al. 1998): random
+//!   independent sets with the weight updates that make points which
+//!   influence C points, or are interpolated through them, F points.
+//!
+//! Random weights `|S^T_i| + U[0,1)` come from a ChaCha8 generator seeded
+//! with `seed`, so every run is reproducible.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 
 use super::raw::RawCsr;
 
@@ -154,6 +169,174 @@ fn rs_second_pass(s: &RawCsr, splitting: &mut Splitting) {
             splitting[j] = true;
         }
     }
+}
+
+/// `|S^T_i| + r_i`, `r_i` uniform in [0, 1) from the seeded generator.
+fn random_measures(st: &RawCsr, seed: u64) -> Vec<f64> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..st.nrows)
+        .map(|i| (st.indptr[i + 1] - st.indptr[i]) as f64 + rng.gen::<f64>())
+        .collect()
+}
+
+/// PMIS. Points with no strong connection in either direction are F. Each
+/// round, every eligible undecided point whose measure beats those of its
+/// eligible undecided strong neighbours (both directions) becomes C; the
+/// undecided points that depend on it become F, and those it depends on
+/// lose eligibility (so no two C points are ever strongly connected); they
+/// end as F points.
+pub fn pmis(s: &RawCsr, st: &RawCsr, seed: u64) -> Splitting {
+    let n = s.nrows;
+    let mut state: Vec<u8> = (0..n)
+        .map(|i| {
+            if s.row(i).0.is_empty() && st.row(i).0.is_empty() {
+                F
+            } else {
+                U
+            }
+        })
+        .collect();
+    independent_set_rounds(s, st, &random_measures(st, seed), &mut state, true);
+    state.iter().map(|&x| x == C).collect()
+}
+
+/// HMIS: the RS first pass, then PMIS rounds for the points it left as F
+/// without a strong C point although they depend on others. Here every F
+/// point with strong dependencies ends with a strong C point.
+pub fn hmis(s: &RawCsr, st: &RawCsr, seed: u64) -> Splitting {
+    let first = rs(s, st, false);
+    let mut state: Vec<u8> = (0..s.nrows)
+        .map(|i| {
+            let si = s.row(i).0;
+            if first[i] {
+                C
+            } else if !si.is_empty() && !si.iter().any(|&j| first[j as usize]) {
+                U
+            } else {
+                F
+            }
+        })
+        .collect();
+    independent_set_rounds(s, st, &random_measures(st, seed), &mut state, false);
+    state.iter().map(|&x| x == C).collect()
+}
+
+/// Undecided state that may not become C (PMIS only).
+const BARRED: u8 = 4;
+
+/// Rounds of: pick the undecided points that beat their undecided
+/// neighbours (measure, then index, so ties cannot stall), make them C,
+/// make undecided points that depend on them F, and (with `bar`) make the
+/// points they depend on ineligible. Ends when nothing eligible is left;
+/// remaining undecided points become F.
+fn independent_set_rounds(s: &RawCsr, st: &RawCsr, w: &[f64], state: &mut [u8], bar: bool) {
+    let beats = |i: usize, j: usize| (w[i], i) > (w[j], j);
+    loop {
+        let current: &[u8] = state;
+        let chosen: Vec<usize> = (0..s.nrows)
+            .into_par_iter()
+            .filter(|&i| {
+                current[i] == U
+                    && s.row(i).0.iter().chain(st.row(i).0).all(|&j| {
+                        let j = j as usize;
+                        j == i || current[j] != U || beats(i, j)
+                    })
+            })
+            .collect();
+        if chosen.is_empty() {
+            break;
+        }
+        for &c in &chosen {
+            state[c] = C;
+        }
+        for &c in &chosen {
+            for &j in st.row(c).0 {
+                if matches!(state[j as usize], U | BARRED) {
+                    state[j as usize] = F;
+                }
+            }
+            if bar {
+                for &j in s.row(c).0 {
+                    if state[j as usize] == U {
+                        state[j as usize] = BARRED;
+                    }
+                }
+            }
+        }
+    }
+    for x in state.iter_mut() {
+        if *x != C {
+            *x = F;
+        }
+    }
+}
+
+/// CLJP. Weights `|S^T_i| + r_i`; each round the undecided points whose
+/// weight beats their undecided strong neighbours' become C. Then, for a
+/// new C point c: every edge `c -> j` (c depends on j) is removed and j's
+/// weight drops by one (j's value as a C point was to interpolate c); and
+/// if k and j both depend on c and j depends on k, the edge `j -> k` is
+/// removed and k's weight drops (j can interpolate through c). Points
+/// whose weight is or falls below 1 become F.
+pub fn cljp(s: &RawCsr, st: &RawCsr, seed: u64) -> Splitting {
+    let n = s.nrows;
+    let mut w = random_measures(st, seed);
+    let mut edge_alive = vec![true; s.nnz()];
+    // Points nobody depends on (weight < 1) are F from the start (hypre).
+    let mut state: Vec<u8> = w.iter().map(|&x| if x < 1.0 { F } else { U }).collect();
+    let mut dep_on: Vec<usize> = vec![usize::MAX; n];
+    let beats = |w: &[f64], i: usize, j: usize| (w[i], i) > (w[j], j);
+    let mut undecided = state.iter().filter(|&&x| x == U).count();
+    while undecided > 0 {
+        let chosen: Vec<usize> = (0..n)
+            .filter(|&i| {
+                state[i] == U
+                    && s.row(i).0.iter().chain(st.row(i).0).all(|&j| {
+                        let j = j as usize;
+                        j == i || state[j] != U || beats(&w, i, j)
+                    })
+            })
+            .collect();
+        for &c in &chosen {
+            state[c] = C;
+            undecided -= 1;
+        }
+        for &c in &chosen {
+            for e in s.indptr[c]..s.indptr[c + 1] {
+                let j = s.indices[e] as usize;
+                if state[j] == U && edge_alive[e] {
+                    edge_alive[e] = false;
+                    w[j] -= 1.0;
+                    if w[j] < 1.0 {
+                        state[j] = F;
+                        undecided -= 1;
+                    }
+                }
+            }
+        }
+        for &c in &chosen {
+            for &j in st.row(c).0 {
+                if state[j as usize] == U {
+                    dep_on[j as usize] = c;
+                }
+            }
+            for &j in st.row(c).0 {
+                let j = j as usize;
+                for e in s.indptr[j]..s.indptr[j + 1] {
+                    let k = s.indices[e] as usize;
+                    if state[k] == U && edge_alive[e] && dep_on[k] == c {
+                        edge_alive[e] = false;
+                        w[k] -= 1.0;
+                        if w[k] < 1.0 {
+                            state[k] = F;
+                            undecided -= 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    state.iter().map(|&x| x == C).collect()
 }
 
 #[cfg(test)]

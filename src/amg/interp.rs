@@ -9,8 +9,14 @@
 //!   couplings with the sign of `a_kk`; strong F-F pairs without a common C
 //!   point are dropped first.
 //!
-//! Both follow PyAMG's operation order (see `raw`), so weights agree bit
-//! for bit. C points interpolate by injection.
+//! - [`extended_i`]: extended+i interpolation (De Sterck, Falgout, Nolting
+//!   and Yang 2008; hypre `interp_type 6`): distance-two, through the
+//!   strong C points of strong F neighbours.
+//! - [`truncate`]: hypre's truncation (`trunc_factor`, `P_max_elmts`),
+//!   keeping each row's sum.
+//!
+//! `direct` and `classical` follow PyAMG's operation order (see `raw`), so
+//! their weights agree bit for bit. C points interpolate by injection.
 
 use super::coarsen::Splitting;
 use super::raw::RawCsr;
@@ -235,6 +241,150 @@ pub fn classical(a: &RawCsr, c: &RawCsr, splitting: &Splitting) -> RawCsr {
             }
         },
     )
+}
+
+/// Extended+i interpolation (hypre's `BuildExtPIInterp` in serial). For an
+/// F point `i` with strong C points `C_i` and strong F points `F_i`, the
+/// interpolatory set is `C^_i = C_i + union of C_k for k in F_i`; with
+/// `a~_kl = a_kl` when its sign is opposite to `a_kk` (else 0):
+///
+/// `w_ij = -(a_ij + sum_{k in F_i} a_ik a~_kj / d_k) / (a_ii + sum_{k in F_i} a_ik a~_ki / d_k + sum_{weak n not in C^_i} a_in)`
+///
+/// with `d_k = sum_{l in C^_i or l = i} a~_kl`; a strong F neighbour with
+/// `d_k = 0` is lumped into the diagonal. With `num_functions > 1`, weak
+/// couplings to other functions are dropped (hypre's unknown approach).
+pub fn extended_i(a: &RawCsr, c: &RawCsr, splitting: &Splitting, num_functions: usize) -> RawCsr {
+    let (map, nc) = coarse_index(splitting);
+    let nf = num_functions.max(1);
+    // Per task: position of a column in the current row of P (or MAX),
+    // and whether a column is a strong neighbour of i.
+    RawCsr::from_row_fn_with(
+        a.nrows,
+        nc,
+        || (vec![usize::MAX; a.ncols], vec![false; a.ncols]),
+        |(pos, strong), i, cols, vals| {
+            if splitting[i] {
+                cols.push(map[i]);
+                vals.push(1.0);
+                return;
+            }
+            let start = cols.len();
+            let si = c.row(i).0;
+            let mut mark = |j: u32, cols: &mut Vec<u32>, vals: &mut Vec<f64>| {
+                if pos[j as usize] == usize::MAX {
+                    pos[j as usize] = cols.len();
+                    cols.push(j);
+                    vals.push(0.0);
+                }
+            };
+            for &j in si {
+                strong[j as usize] = true;
+                if splitting[j as usize] {
+                    mark(j, cols, vals);
+                }
+            }
+            for &k in si {
+                if !splitting[k as usize] && k as usize != i {
+                    for &l in c.row(k as usize).0 {
+                        if splitting[l as usize] {
+                            mark(l, cols, vals);
+                        }
+                    }
+                }
+            }
+            let in_hat = |j: usize| pos[j] != usize::MAX;
+            let same_function = |j: usize| nf == 1 || j % nf == i % nf;
+            let (aj, ax) = a.row(i);
+            let mut diagonal = 0.0;
+            for (&j, &x) in aj.iter().zip(ax) {
+                let j = j as usize;
+                if j == i {
+                    diagonal += x;
+                } else if in_hat(j) {
+                    vals[pos[j]] += x;
+                } else if strong[j] && !splitting[j] {
+                    let (kj, kx) = a.row(j);
+                    let a_kk: f64 = kj
+                        .iter()
+                        .zip(kx)
+                        .filter(|(&l, _)| l as usize == j)
+                        .map(|(_, &v)| v)
+                        .sum();
+                    let sgn = if a_kk < 0.0 { -1.0 } else { 1.0 };
+                    let mut d = 0.0;
+                    for (&l, &v) in kj.iter().zip(kx) {
+                        let l = l as usize;
+                        if (in_hat(l) || l == i) && sgn * v < 0.0 {
+                            d += v;
+                        }
+                    }
+                    if d != 0.0 {
+                        let distribute = x / d;
+                        for (&l, &v) in kj.iter().zip(kx) {
+                            let l = l as usize;
+                            if sgn * v < 0.0 {
+                                if in_hat(l) {
+                                    vals[pos[l]] += distribute * v;
+                                } else if l == i {
+                                    diagonal += distribute * v;
+                                }
+                            }
+                        }
+                    } else if same_function(j) {
+                        diagonal += x;
+                    }
+                } else if same_function(j) {
+                    diagonal += x;
+                }
+            }
+            for k in start..cols.len() {
+                pos[cols[k] as usize] = usize::MAX;
+                vals[k] = -vals[k] / diagonal;
+                cols[k] = map[cols[k] as usize];
+            }
+            for &j in si {
+                strong[j as usize] = false;
+            }
+        },
+    )
+}
+
+/// hypre's interpolation truncation, row by row: drop entries below
+/// `trunc_factor * max |p_ij|`, then keep the `max_elmts` largest in
+/// magnitude (0: no limit), scaling the kept entries so that the row sum is
+/// unchanged.
+pub fn truncate(p: &RawCsr, trunc_factor: f64, max_elmts: usize) -> RawCsr {
+    RawCsr::from_row_fn(p.nrows, p.ncols, |i, cols, vals| {
+        let (pj, px) = p.row(i);
+        let mut row: Vec<(u32, f64)> = pj.iter().copied().zip(px.iter().copied()).collect();
+        let sum: f64 = row.iter().map(|e| e.1).sum();
+        let mut changed = false;
+        if trunc_factor > 0.0 {
+            let max = row.iter().fold(0.0f64, |m, e| m.max(e.1.abs()));
+            let before = row.len();
+            row.retain(|e| e.1.abs() >= trunc_factor * max);
+            changed |= row.len() != before;
+        }
+        if max_elmts > 0 && row.len() > max_elmts {
+            // Largest magnitude first; ties by column for determinism.
+            row.sort_by(|x, y| y.1.abs().total_cmp(&x.1.abs()).then(x.0.cmp(&y.0)));
+            row.truncate(max_elmts);
+            changed = true;
+        }
+        if changed {
+            let kept: f64 = row.iter().map(|e| e.1).sum();
+            if kept != 0.0 {
+                let scale = sum / kept;
+                for e in row.iter_mut() {
+                    e.1 *= scale;
+                }
+            }
+        }
+        for (j, x) in row {
+            cols.push(j);
+            vals.push(x);
+        }
+    })
 }
 
 #[cfg(test)]

@@ -22,7 +22,24 @@ use strength::{Rule, StrengthOptions};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Coarsening {
     /// Ruge-Stueben first pass; `second_pass` adds PyAMG's second pass.
-    Rs { second_pass: bool },
+    Rs {
+        second_pass: bool,
+    },
+    Pmis,
+    Hmis,
+    Cljp,
+}
+
+impl Coarsening {
+    pub fn name(self) -> &'static str {
+        match self {
+            Coarsening::Rs { second_pass: false } => "rs",
+            Coarsening::Rs { second_pass: true } => "rs2",
+            Coarsening::Pmis => "pmis",
+            Coarsening::Hmis => "hmis",
+            Coarsening::Cljp => "cljp",
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +47,18 @@ pub enum Interpolation {
     Direct,
     /// PyAMG's modified classical interpolation.
     Classical,
+    /// hypre's extended+i (`interp_type 6`).
+    ExtendedI,
+}
+
+impl Interpolation {
+    pub fn name(self) -> &'static str {
+        match self {
+            Interpolation::Direct => "direct",
+            Interpolation::Classical => "classical",
+            Interpolation::ExtendedI => "extended+i",
+        }
+    }
 }
 
 /// Everything the setup needs to know.
@@ -38,6 +67,13 @@ pub struct Options {
     pub strength: StrengthOptions,
     pub coarsening: Coarsening,
     pub interpolation: Interpolation,
+    /// hypre's `P_max_elmts`: at most this many entries per row of P (0: no limit).
+    pub p_max_elmts: usize,
+    /// hypre's `trunc_factor`: drop entries of P below this fraction of the
+    /// row's largest (0: off).
+    pub trunc_factor: f64,
+    /// Seed of the random weights of PMIS, HMIS and CLJP.
+    pub seed: u64,
     /// Stop when a level has at most this many rows.
     pub max_coarse: usize,
     /// At most this many levels, the finest included.
@@ -51,17 +87,27 @@ pub enum Preset {
     /// 0.25, RS without second pass, classical interpolation, max_coarse
     /// 10, max_levels 30.
     Pyamg,
+    /// BoomerAMG's defaults: signed strength theta 0.25, max_row_sum 0.9,
+    /// HMIS, extended+i with P_max_elmts 4, max_coarse 9, max_levels 25.
+    Hypre,
+    /// The EuroMPI'18 elasticity setting (RAPtor): signed strength theta
+    /// 0.5, num_functions 3, HMIS, extended+i, max_coarse 50, max_levels 25.
+    RaptorElasticity,
 }
+
+pub const PRESETS: [Preset; 3] = [Preset::Hypre, Preset::Pyamg, Preset::RaptorElasticity];
 
 impl Preset {
     pub fn name(self) -> &'static str {
         match self {
             Preset::Pyamg => "pyamg",
+            Preset::Hypre => "hypre",
+            Preset::RaptorElasticity => "raptor-elasticity",
         }
     }
 
     pub fn parse(s: &str) -> Option<Preset> {
-        [Preset::Pyamg].into_iter().find(|p| p.name() == s)
+        PRESETS.into_iter().find(|p| p.name() == s)
     }
 
     pub fn options(self) -> Options {
@@ -75,8 +121,41 @@ impl Preset {
                 },
                 coarsening: Coarsening::Rs { second_pass: false },
                 interpolation: Interpolation::Classical,
+                p_max_elmts: 0,
+                trunc_factor: 0.0,
+                seed: 0,
                 max_coarse: 10,
                 max_levels: 30,
+            },
+            Preset::Hypre => Options {
+                strength: StrengthOptions {
+                    rule: Rule::Signed,
+                    theta: 0.25,
+                    max_row_sum: 0.9,
+                    num_functions: 1,
+                },
+                coarsening: Coarsening::Hmis,
+                interpolation: Interpolation::ExtendedI,
+                p_max_elmts: 4,
+                trunc_factor: 0.0,
+                seed: 0,
+                max_coarse: 9,
+                max_levels: 25,
+            },
+            Preset::RaptorElasticity => Options {
+                strength: StrengthOptions {
+                    rule: Rule::Signed,
+                    theta: 0.5,
+                    max_row_sum: 1.0,
+                    num_functions: 3,
+                },
+                coarsening: Coarsening::Hmis,
+                interpolation: Interpolation::ExtendedI,
+                p_max_elmts: 0,
+                trunc_factor: 0.0,
+                seed: 0,
+                max_coarse: 50,
+                max_levels: 25,
             },
         }
     }
@@ -132,6 +211,12 @@ pub fn build(
             o.strength.theta
         ));
     }
+    if !(0.0..1.0).contains(&o.trunc_factor) {
+        return Err(format!(
+            "trunc_factor must lie in [0, 1), got {}",
+            o.trunc_factor
+        ));
+    }
     if o.max_levels == 0 {
         return Err("max_levels must be at least 1".into());
     }
@@ -151,12 +236,17 @@ pub fn build(
             break;
         }
         let c = strength::strength(&current, &o.strength);
+        let s = strength::without_diagonal_sorted(&c);
+        let st = s.transpose();
+        // A different seed per level, reproducible from the run's seed.
+        let seed = o.seed.wrapping_add(levels.len() as u64);
         let splitting = match o.coarsening {
-            Coarsening::Rs { second_pass } => {
-                let s = strength::without_diagonal_sorted(&c);
-                coarsen::rs(&s, &s.transpose(), second_pass)
-            }
+            Coarsening::Rs { second_pass } => coarsen::rs(&s, &st, second_pass),
+            Coarsening::Pmis => coarsen::pmis(&s, &st, seed),
+            Coarsening::Hmis => coarsen::hmis(&s, &st, seed),
+            Coarsening::Cljp => coarsen::cljp(&s, &st, seed),
         };
+        drop((s, st));
         let coarse_points: Vec<u32> = (0..splitting.len() as u32)
             .filter(|&i| splitting[i as usize])
             .collect();
@@ -165,10 +255,16 @@ pub fn build(
             levels.push(last(&current));
             break;
         }
-        let p = match o.interpolation {
+        let mut p = match o.interpolation {
             Interpolation::Direct => interp::direct(&current, &c, &splitting),
             Interpolation::Classical => interp::classical(&current, &c, &splitting),
+            Interpolation::ExtendedI => {
+                interp::extended_i(&current, &c, &splitting, o.strength.num_functions)
+            }
         };
+        if o.p_max_elmts > 0 || o.trunc_factor > 0.0 {
+            p = interp::truncate(&p, o.trunc_factor, o.p_max_elmts);
+        }
         let next = rap::galerkin(&current, &p);
         levels.push(Level {
             a: current.to_csr(),

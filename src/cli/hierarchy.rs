@@ -14,10 +14,14 @@ use crate::report;
 pub struct HierarchyArgs {
     /// Matrix Market file (.mtx, .mtx.gz) or gen:KIND:N.
     input: String,
-    /// Settings chosen at once; flags below override them.
-    /// pyamg: PyAMG's ruge_stuben_solver defaults (abs strength, theta 0.25,
-    /// RS, classical interpolation, max_coarse 10, max_levels 30).
-    #[arg(long, default_value = "pyamg", value_parser = parse_preset)]
+    /// Settings chosen at once; the flags below override them.
+    /// hypre: BoomerAMG defaults (signed strength theta 0.25, max_row_sum 0.9,
+    /// HMIS, extended+i, P_max_elmts 4, max_coarse 9, max_levels 25).
+    /// pyamg: PyAMG's ruge_stuben_solver defaults (abs strength theta 0.25, RS,
+    /// classical interpolation, max_coarse 10, max_levels 30).
+    /// raptor-elasticity: the EuroMPI'18 elasticity setting (signed strength
+    /// theta 0.5, num_functions 3, HMIS, extended+i, max_coarse 50, max_levels 25).
+    #[arg(long, default_value = "hypre", value_parser = parse_preset, verbatim_doc_comment)]
     preset: Preset,
     /// Strength threshold theta.
     #[arg(long)]
@@ -31,12 +35,22 @@ pub struct HierarchyArgs {
     /// Unknowns per node for unknown-based strength (3 for 3D elasticity).
     #[arg(long)]
     num_functions: Option<usize>,
-    /// Coarsening: rs (first pass) or rs2 (with PyAMG's second pass).
-    #[arg(long, value_parser = ["rs", "rs2"])]
+    /// Coarsening: rs, rs2 (RS with PyAMG's second pass), pmis, hmis or cljp.
+    #[arg(long, value_parser = ["rs", "rs2", "pmis", "hmis", "cljp"])]
     coarsening: Option<String>,
-    /// Interpolation: direct or classical (PyAMG's modified classical).
-    #[arg(long, value_parser = ["direct", "classical"])]
+    /// Interpolation: direct, classical (PyAMG's modified classical) or
+    /// extended+i (hypre's interp_type 6).
+    #[arg(long, value_parser = ["direct", "classical", "extended+i"])]
     interpolation: Option<String>,
+    /// At most this many entries per row of P (hypre's P_max_elmts; 0: no limit).
+    #[arg(long)]
+    p_max_elmts: Option<usize>,
+    /// Drop entries of P below this fraction of the row's largest (hypre's trunc_factor).
+    #[arg(long)]
+    trunc_factor: Option<f64>,
+    /// Seed of the random weights of pmis, hmis and cljp.
+    #[arg(long)]
+    seed: Option<u64>,
     /// Stop when a level has at most this many rows.
     #[arg(long)]
     max_coarse: Option<usize>,
@@ -55,7 +69,10 @@ pub struct HierarchyArgs {
 }
 
 fn parse_preset(s: &str) -> Result<Preset, String> {
-    Preset::parse(s).ok_or_else(|| "unknown preset (known: pyamg)".to_string())
+    Preset::parse(s).ok_or_else(|| {
+        let known: Vec<&str> = amg::PRESETS.iter().map(|p| p.name()).collect();
+        format!("unknown preset (known: {})", known.join(", "))
+    })
 }
 
 impl HierarchyArgs {
@@ -78,12 +95,25 @@ impl HierarchyArgs {
         match self.coarsening.as_deref() {
             Some("rs") => o.coarsening = Coarsening::Rs { second_pass: false },
             Some("rs2") => o.coarsening = Coarsening::Rs { second_pass: true },
+            Some("pmis") => o.coarsening = Coarsening::Pmis,
+            Some("hmis") => o.coarsening = Coarsening::Hmis,
+            Some("cljp") => o.coarsening = Coarsening::Cljp,
             _ => {}
         }
         match self.interpolation.as_deref() {
             Some("direct") => o.interpolation = Interpolation::Direct,
             Some("classical") => o.interpolation = Interpolation::Classical,
+            Some("extended+i") => o.interpolation = Interpolation::ExtendedI,
             _ => {}
+        }
+        if let Some(m) = self.p_max_elmts {
+            o.p_max_elmts = m;
+        }
+        if let Some(t) = self.trunc_factor {
+            o.trunc_factor = t;
+        }
+        if let Some(seed) = self.seed {
+            o.seed = seed;
         }
         if let Some(m) = self.max_coarse {
             o.max_coarse = m;

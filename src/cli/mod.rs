@@ -28,6 +28,8 @@ struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
+// Parsed once per run: the size difference of the variants does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Command {
     /// Print the size, nonzeros, field and symmetry of a matrix.
     Info {
