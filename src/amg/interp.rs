@@ -434,6 +434,68 @@ mod tests {
     }
 
     #[test]
+    fn extended_i_reaches_through_a_strong_f_neighbour() {
+        // Path 0-1-2-3 with C F F C. For point 1: C^ = {0} + C_2 = {0, 3};
+        // k = 2 spreads a_12 = -1 over a~_21 = a~_23 = -1 (d_2 = -2):
+        // 0.5 * a_23 to column 3 and 0.5 * a_21 to the diagonal, so
+        // w_10 = 1 / 1.5 and w_13 = 0.5 / 1.5: linear interpolation.
+        let a = laplace_1d(4);
+        let o = StrengthOptions {
+            rule: Rule::Signed,
+            theta: 0.25,
+            max_row_sum: 1.0,
+            num_functions: 1,
+        };
+        let c = strength(&a, &o);
+        let split = vec![true, false, false, true];
+        let p = extended_i(&a, &c, &split, 1);
+        assert_eq!(p.ncols, 2);
+        let row = |i: usize| {
+            let (c, v) = p.row(i);
+            let mut r: Vec<(u32, f64)> = c.iter().copied().zip(v.iter().copied()).collect();
+            r.sort_by_key(|e| e.0);
+            r
+        };
+        let close = |x: f64, y: f64| (x - y).abs() < 1e-15;
+        let r1 = row(1);
+        assert_eq!(r1.len(), 2);
+        assert!(
+            close(r1[0].1, 2.0 / 3.0) && close(r1[1].1, 1.0 / 3.0),
+            "{r1:?}"
+        );
+        let r2 = row(2);
+        assert!(
+            close(r2[0].1, 1.0 / 3.0) && close(r2[1].1, 2.0 / 3.0),
+            "{r2:?}"
+        );
+        // Direct interpolation only sees the strong C point and scales its
+        // weight to keep the row sum: alpha = (-2) / (-1), w = -alpha a_10 / a_11 = 1.
+        assert_eq!(direct(&a, &c, &split).row(1).1, &[1.0]);
+    }
+
+    #[test]
+    fn truncation_keeps_the_largest_and_the_row_sum() {
+        let p = RawCsr::from_row_fn(1, 4, |_, c, v| {
+            c.extend([0, 1, 2, 3]);
+            v.extend([0.1, 0.5, -0.1, 0.3]);
+        });
+        // Two largest: 0.5, 0.3, scaled by 0.8 / 0.8 = 1 (the sum is kept).
+        let t = truncate(&p, 0.0, 2);
+        assert_eq!(t.row(0).0, &[1, 3]);
+        assert_eq!(t.row(0).1, &[0.5, 0.3]);
+        // trunc_factor 0.5: keep |p| >= 0.25: 0.5 and 0.3, sum 0.8 kept.
+        let t = truncate(&p, 0.5, 0);
+        assert_eq!(t.row(0).0, &[1, 3]);
+        // Three largest: 0.5, 0.3 and the first 0.1 (tie broken by column),
+        // scaled by 0.8 / 0.9.
+        let t = truncate(&p, 0.0, 3);
+        assert_eq!(t.row(0).0, &[1, 3, 0]);
+        let sum: f64 = t.row(0).1.iter().sum();
+        assert!((sum - 0.8).abs() < 1e-15);
+        assert!((t.row(0).1[0] - 0.5 * 0.8 / 0.9).abs() < 1e-15);
+    }
+
+    #[test]
     fn both_interpolate_linear_functions_in_1d() {
         let a = laplace_1d(7);
         let o = StrengthOptions {
