@@ -125,3 +125,23 @@ fn generated_elasticity_matches_pyamg_including_non_finite_weights() {
         assert_eq!(got, want, "elasticity3d {n}");
     }
 }
+
+/// PyAMG 5.4.1: `ruge_stuben_solver(gallery.poisson((20, 20, 20)),
+/// strength=('symmetric', {'theta': 0.1}))` gives levels (8000, 53600,
+/// P 26800) and (4000, 68920); at level 1 no connection is strong any more.
+#[test]
+fn symmetric_strength_matches_pyamg() {
+    let a = mtx_read::read(&Path::new(REFERENCE).join("poisson3d_20.mtx"))
+        .unwrap()
+        .csr;
+    let mut o = Preset::Pyamg.options();
+    o.strength.rule = amgcomm::amg::strength::Rule::Symmetric;
+    o.strength.theta = 0.1;
+    let h = amg::build(&a, &o, &mut |_, _| {}).unwrap();
+    let got: Vec<Sizes> = h
+        .levels
+        .iter()
+        .map(|l| (l.a.rows(), l.a.nnz(), l.p.as_ref().map(|p| p.nnz())))
+        .collect();
+    assert_eq!(got, vec![(8000, 53600, Some(26800)), (4000, 68920, None)]);
+}

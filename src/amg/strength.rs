@@ -6,7 +6,9 @@
 //! - `signed` (hypre BoomerAMG, RAPtor): `-s a_ij >= theta * max_{k != i}
 //!   (-s a_ik)` with `s` the sign of `a_ii`, only if that maximum is
 //!   positive; rows whose `|sum_j a_ij| > max_row_sum |a_ii|` have no strong
-//!   connections (hypre's `max_row_sum`, off at 1.0).
+//!   connections (hypre's `max_row_sum`, off at 1.0);
+//! - `symmetric` (PyAMG's `symmetric_strength_of_connection`):
+//!   `|a_ij|^2 >= theta^2 |a_ii| |a_jj|`, a symmetric relation.
 //!
 //! With `num_functions > 1` only couplings between unknowns of the same
 //! function (`i % num_functions`) are considered, as hypre's unknown-based
@@ -16,12 +18,15 @@
 //! PyAMG's `C` does; [`without_diagonal_sorted`] gives the graph the
 //! splittings work on.
 
+use rayon::prelude::*;
+
 use super::raw::RawCsr;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Rule {
     Abs,
     Signed,
+    Symmetric,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,6 +42,23 @@ pub struct StrengthOptions {
 /// `a`'s stored order. Exact zeros are never kept.
 pub fn strength(a: &RawCsr, o: &StrengthOptions) -> RawCsr {
     let nf = o.num_functions.max(1);
+    // |a_ii| for the symmetric rule (duplicates summed, as PyAMG does).
+    let diags: Vec<f64> = if o.rule == Rule::Symmetric {
+        (0..a.nrows)
+            .into_par_iter()
+            .map(|i| {
+                let (c, v) = a.row(i);
+                c.iter()
+                    .zip(v)
+                    .filter(|&(&j, _)| j as usize == i)
+                    .map(|(_, &x)| x)
+                    .sum::<f64>()
+                    .abs()
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     RawCsr::from_row_fn(a.nrows, a.ncols, |i, cols, vals| {
         let (c, v) = a.row(i);
         let same_function = |j: u32| nf == 1 || j as usize % nf == i % nf;
@@ -52,6 +74,7 @@ pub fn strength(a: &RawCsr, o: &StrengthOptions) -> RawCsr {
                 Some((o.theta * max, 1.0))
             }
             Rule::Signed => signed_threshold(i, c, v, o, &same_function),
+            Rule::Symmetric => Some((o.theta * o.theta * diags[i], 1.0)),
         };
         let start = cols.len();
         for (&j, &x) in c.iter().zip(v) {
@@ -60,6 +83,9 @@ pub fn strength(a: &RawCsr, o: &StrengthOptions) -> RawCsr {
                     (_, None) => false,
                     (Rule::Abs, Some((t, _))) => same_function(j) && x.abs() >= t,
                     (Rule::Signed, Some((t, s))) => same_function(j) && -s * x >= t,
+                    (Rule::Symmetric, Some((t, _))) => {
+                        same_function(j) && x * x >= t * diags[j as usize]
+                    }
                 };
             if strong {
                 cols.push(j);
@@ -217,6 +243,26 @@ mod tests {
         assert_eq!(s.row(0).0, &[0, 2]);
         // A zero diagonal is dropped.
         assert_eq!(s.row(1).0, &[0]);
+    }
+
+    #[test]
+    fn symmetric_rule_by_hand() {
+        // |a_01|^2 = 4 >= 0.25 * 4 * 4 = 4: strong; |a_02|^2 = 1 < 0.25 * 4 * 9.
+        let a = RawCsr::from_row_fn(3, 3, |i, c, v| {
+            let rows: [&[(u32, f64)]; 3] = [
+                &[(0, 4.0), (1, -2.0), (2, 1.0)],
+                &[(1, 4.0), (0, -2.0)],
+                &[(2, -9.0), (0, 1.0)],
+            ];
+            for &(j, x) in rows[i] {
+                c.push(j);
+                v.push(x);
+            }
+        });
+        let s = strength(&a, &opts(Rule::Symmetric, 0.5));
+        assert_eq!(s.row(0).0, &[0, 1]);
+        assert_eq!(s.row(1).0, &[1, 0]);
+        assert_eq!(s.row(2).0, &[2]);
     }
 
     #[test]

@@ -26,8 +26,9 @@ pub struct HierarchyArgs {
     /// Strength threshold theta.
     #[arg(long)]
     theta: Option<f64>,
-    /// Strength rule: abs (PyAMG) or signed (hypre, RAPtor).
-    #[arg(long, value_parser = ["abs", "signed"])]
+    /// Strength rule: abs (PyAMG classical), signed (hypre, RAPtor) or
+    /// symmetric (PyAMG's |a_ij|^2 >= theta^2 |a_ii a_jj|).
+    #[arg(long, value_parser = ["abs", "signed", "symmetric"])]
     strength: Option<String>,
     /// hypre's max_row_sum (signed rule); 1.0 switches it off.
     #[arg(long)]
@@ -84,6 +85,7 @@ impl HierarchyArgs {
         match self.strength.as_deref() {
             Some("abs") => o.strength.rule = Rule::Abs,
             Some("signed") => o.strength.rule = Rule::Signed,
+            Some("symmetric") => o.strength.rule = Rule::Symmetric,
             _ => {}
         }
         if let Some(m) = self.max_row_sum {
