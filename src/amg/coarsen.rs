@@ -345,16 +345,7 @@ mod tests {
 
     /// Strength graph of the 1D Laplacian on n points.
     fn path(n: usize) -> RawCsr {
-        RawCsr::from_row_fn(n, n, |i, c, v| {
-            if i > 0 {
-                c.push(i as u32 - 1);
-                v.push(-1.0);
-            }
-            if i + 1 < n {
-                c.push(i as u32 + 1);
-                v.push(-1.0);
-            }
-        })
+        crate::amg::raw::test_util::laplace_1d(n, false)
     }
 
     #[test]

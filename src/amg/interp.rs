@@ -393,18 +393,7 @@ mod tests {
     use crate::amg::strength::{strength, Rule, StrengthOptions};
 
     fn laplace_1d(n: usize) -> RawCsr {
-        RawCsr::from_row_fn(n, n, |i, c, v| {
-            if i > 0 {
-                c.push(i as u32 - 1);
-                v.push(-1.0);
-            }
-            c.push(i as u32);
-            v.push(2.0);
-            if i + 1 < n {
-                c.push(i as u32 + 1);
-                v.push(-1.0);
-            }
-        })
+        crate::amg::raw::test_util::laplace_1d(n, true)
     }
 
     #[test]

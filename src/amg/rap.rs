@@ -19,24 +19,9 @@ mod tests {
         // A = 1D Laplacian on 3 points, P = linear interpolation from the
         // end points. A P = [[1.5, -0.5], [0, 0], [-0.5, 1.5]] (the middle
         // row cancels exactly), P^T (A P) = [[1.5, -0.5], [-0.5, 1.5]].
-        let a = RawCsr::from_row_fn(3, 3, |i, c, v| {
-            let rows: [&[(u32, f64)]; 3] = [
-                &[(0, 2.0), (1, -1.0)],
-                &[(0, -1.0), (1, 2.0), (2, -1.0)],
-                &[(1, -1.0), (2, 2.0)],
-            ];
-            for &(j, x) in rows[i] {
-                c.push(j);
-                v.push(x);
-            }
-        });
-        let p = RawCsr::from_row_fn(3, 2, |i, c, v| {
-            let rows: [&[(u32, f64)]; 3] = [&[(0, 1.0)], &[(0, 0.5), (1, 0.5)], &[(1, 1.0)]];
-            for &(j, x) in rows[i] {
-                c.push(j);
-                v.push(x);
-            }
-        });
+        use crate::amg::raw::test_util::{from_lists, laplace_1d};
+        let a = laplace_1d(3, true);
+        let p = from_lists(2, &[&[(0, 1.0)], &[(0, 0.5), (1, 0.5)], &[(1, 1.0)]]);
         let ac = galerkin(&a, &p).to_csr();
         assert_eq!(
             ac.to_dense().into_raw_vec_and_offset().0,

@@ -182,6 +182,41 @@ impl RawCsr {
     }
 }
 
+/// Test helpers shared by the setup's unit tests.
+#[cfg(test)]
+pub(crate) mod test_util {
+    use super::RawCsr;
+
+    /// A matrix from its rows, each a list of (column, value) in stored order.
+    pub fn from_lists(ncols: usize, rows: &[&[(u32, f64)]]) -> RawCsr {
+        RawCsr::from_row_fn(rows.len(), ncols, |i, c, v| {
+            for &(j, x) in rows[i] {
+                c.push(j);
+                v.push(x);
+            }
+        })
+    }
+
+    /// 1D Laplacian `tridiag(-1, 2, -1)` on n points; without the diagonal
+    /// it is the strength graph of the same problem.
+    pub fn laplace_1d(n: usize, diagonal: bool) -> RawCsr {
+        RawCsr::from_row_fn(n, n, |i, c, v| {
+            if i > 0 {
+                c.push(i as u32 - 1);
+                v.push(-1.0);
+            }
+            if diagonal {
+                c.push(i as u32);
+                v.push(2.0);
+            }
+            if i + 1 < n {
+                c.push(i as u32 + 1);
+                v.push(-1.0);
+            }
+        })
+    }
+}
+
 fn concat_parts(
     nrows: usize,
     ncols: usize,
@@ -211,15 +246,6 @@ fn concat_parts(
 mod tests {
     use super::*;
 
-    fn raw(nrows: usize, ncols: usize, rows: &[&[(u32, f64)]]) -> RawCsr {
-        RawCsr::from_row_fn(nrows, ncols, |i, c, v| {
-            for &(j, x) in rows[i] {
-                c.push(j);
-                v.push(x);
-            }
-        })
-    }
-
     fn dense(a: &RawCsr) -> Vec<Vec<f64>> {
         let mut d = vec![vec![0.0; a.ncols]; a.nrows];
         for i in 0..a.nrows {
@@ -233,7 +259,7 @@ mod tests {
 
     #[test]
     fn spgemm_matches_dense_product_and_scipy_order() {
-        let a = raw(2, 3, &[&[(2, 1.0), (0, 2.0)], &[(1, 1.0), (2, -1.0)]]);
+        let a = test_util::from_lists(3, &[&[(2, 1.0), (0, 2.0)], &[(1, 1.0), (2, -1.0)]]);
         let b = raw(
             3,
             3,
@@ -268,7 +294,7 @@ mod tests {
             rows_a.push(r);
         }
         let refs: Vec<&[(u32, f64)]> = rows_a.iter().map(|r| r.as_slice()).collect();
-        let a = raw(300, 200, &refs);
+        let a = test_util::from_lists(200, &refs);
         let at = a.transpose();
         let c = spgemm(&at, &a);
         let (da, dc) = (dense(&a), dense(&c));

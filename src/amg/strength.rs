@@ -180,12 +180,7 @@ mod tests {
     use super::*;
 
     fn row_matrix(rows: &[&[(u32, f64)]]) -> RawCsr {
-        RawCsr::from_row_fn(rows.len(), 4, |i, c, v| {
-            for &(j, x) in rows[i] {
-                c.push(j);
-                v.push(x);
-            }
-        })
+        crate::amg::raw::test_util::from_lists(4, rows)
     }
 
     fn opts(rule: Rule, theta: f64) -> StrengthOptions {
@@ -248,17 +243,14 @@ mod tests {
     #[test]
     fn symmetric_rule_by_hand() {
         // |a_01|^2 = 4 >= 0.25 * 4 * 4 = 4: strong; |a_02|^2 = 1 < 0.25 * 4 * 9.
-        let a = RawCsr::from_row_fn(3, 3, |i, c, v| {
-            let rows: [&[(u32, f64)]; 3] = [
+        let a = crate::amg::raw::test_util::from_lists(
+            3,
+            &[
                 &[(0, 4.0), (1, -2.0), (2, 1.0)],
                 &[(1, 4.0), (0, -2.0)],
                 &[(2, -9.0), (0, 1.0)],
-            ];
-            for &(j, x) in rows[i] {
-                c.push(j);
-                v.push(x);
-            }
-        });
+            ],
+        );
         let s = strength(&a, &opts(Rule::Symmetric, 0.5));
         assert_eq!(s.row(0).0, &[0, 1]);
         assert_eq!(s.row(1).0, &[1, 0]);
