@@ -260,11 +260,9 @@ mod tests {
     #[test]
     fn spgemm_matches_dense_product_and_scipy_order() {
         let a = test_util::from_lists(3, &[&[(2, 1.0), (0, 2.0)], &[(1, 1.0), (2, -1.0)]]);
-        let b = raw(
-            3,
-            3,
-            &[&[(0, 1.0), (1, 1.0)], &[(2, 3.0)], &[(1, 1.0), (2, 3.0)]],
-        );
+        let b_rows: [&[(u32, f64)]; 3] =
+            [&[(0, 1.0), (1, 1.0)], &[(2, 3.0)], &[(1, 1.0), (2, 3.0)]];
+        let b = test_util::from_lists(3, &b_rows);
         let c = spgemm(&a, &b);
         // Row 0: touches 1, 2 (from b row 2), then 0 (b row 0): stored 0, 2, 1.
         assert_eq!(c.row(0).0, &[0, 2, 1]);
