@@ -13,8 +13,6 @@ pub mod rap;
 pub mod raw;
 pub mod strength;
 
-use std::time::{Duration, Instant};
-
 use crate::matrix::Csr;
 use raw::RawCsr;
 use strength::{Rule, StrengthOptions};
@@ -168,8 +166,6 @@ pub struct Level {
     pub a: Csr,
     pub p: Option<Csr>,
     pub coarse_points: Vec<u32>,
-    /// Wall time of this level's setup (strength to Galerkin product).
-    pub setup_time: Duration,
 }
 
 #[derive(Clone, Debug)]
@@ -223,13 +219,11 @@ pub fn build(
     let mut levels = Vec::new();
     let mut current = RawCsr::from_csr(a);
     loop {
-        let start = Instant::now();
         progress(levels.len(), current.nrows);
         let last = |current: &RawCsr| Level {
             a: current.to_csr(),
             p: None,
             coarse_points: Vec::new(),
-            setup_time: start.elapsed(),
         };
         if levels.len() + 1 >= o.max_levels || current.nrows <= o.max_coarse {
             levels.push(last(&current));
@@ -270,7 +264,6 @@ pub fn build(
             a: current.to_csr(),
             p: Some(p.to_csr()),
             coarse_points,
-            setup_time: start.elapsed(),
         });
         current = next;
     }

@@ -1,5 +1,6 @@
 //! `amgcomm hierarchy`: build the AMG hierarchy and print its level table.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -137,7 +138,20 @@ pub fn run(args: &HierarchyArgs) -> Result<(), String> {
     let m = source.load(args.permute).map_err(|e| e.to_string())?;
     let loaded = start.elapsed().as_secs_f64();
     let setup_start = Instant::now();
-    let h = amg::build(&m.csr, &o, &mut |_, _| {}).map_err(|e| format!("{}: {e}", m.name))?;
+    // Progress on a terminal only: a line rewritten per level.
+    let tty = std::io::stderr().is_terminal();
+    let mut progress = |level: usize, rows: usize| {
+        if tty {
+            eprint!(
+                "\rsetting up level {level} ({} rows)   ",
+                report::spy::group(rows)
+            );
+        }
+    };
+    let h = amg::build(&m.csr, &o, &mut progress).map_err(|e| format!("{}: {e}", m.name))?;
+    if tty {
+        eprint!("\r{:40}\r", "");
+    }
     let setup = setup_start.elapsed().as_secs_f64();
     if let Some(path) = &args.json {
         let text =
