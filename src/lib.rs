@@ -10,6 +10,9 @@
 
 pub mod amg;
 pub mod cli;
+pub mod comm;
+pub mod machine;
 pub mod matrix;
 pub mod output;
+pub mod partition;
 pub mod report;

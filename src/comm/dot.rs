@@ -1,0 +1,54 @@
+//! Graphviz DOT export of one level's process graph (`--dot`): a vertex per
+//! rank that communicates, an edge per message labelled with its bytes,
+//! network messages drawn bold.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use petgraph::dot::{Config, Dot};
+use petgraph::graph::DiGraph;
+use petgraph::visit::EdgeRef;
+
+use super::Pattern;
+use crate::machine::{Locality, Machine};
+
+pub fn to_dot(pat: &Pattern, m: &Machine) -> String {
+    let mut g: DiGraph<String, String> = DiGraph::new();
+    let mut index = HashMap::new();
+    let mut vertex = |g: &mut DiGraph<String, String>, r: u32| {
+        *index
+            .entry(r)
+            .or_insert_with(|| g.add_node(format!("rank {r} (node {})", m.node_of(r as usize))))
+    };
+    for msg in &pat.messages {
+        let (a, b) = (vertex(&mut g, msg.from), vertex(&mut g, msg.to));
+        g.add_edge(a, b, format!("{} B", msg.bytes));
+    }
+    let network: Vec<bool> = pat
+        .messages
+        .iter()
+        .map(|msg| msg.locality == Locality::Network)
+        .collect();
+    format!(
+        "{:?}",
+        Dot::with_attr_getters(
+            &g,
+            &[Config::EdgeNoLabel, Config::NodeNoLabel],
+            &|g, e| {
+                let style = if network[e.id().index()] {
+                    ", style=bold"
+                } else {
+                    ""
+                };
+                format!("label=\"{}\"{style}", g[e.id()])
+            },
+            &|g, (n, _)| format!("label=\"{}\"", g[n]),
+        )
+    )
+}
+
+pub fn write(path: &Path, pat: &Pattern, m: &Machine) -> Result<(), String> {
+    let text = to_dot(pat, m);
+    crate::output::write_atomically(path, |tmp| std::fs::write(tmp, &text))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}

@@ -1,0 +1,279 @@
+//! Stage 3: the virtual machine the ranks run on (`../shared/MODEL.md`,
+//! "Virtual machine").
+//!
+//! `P = nodes * ppn` ranks. SMP placement (default): rank `r` on node
+//! `r / ppn`, local index `r % ppn`; round-robin: node `r % nodes`, local
+//! index `r / nodes`. Socket = local index `/ (ppn / sockets_per_node)`.
+//! Node `k` hangs off router `k / nodes_per_router`; the routers of the
+//! allocation form the most cube-like box `gx >= gy >= gz` (smallest
+//! `gx - gz`, then smallest `gx`), router `g` at `(g % gx, (g / gx) % gy,
+//! g / (gx gy))`, and `hops` is the Manhattan distance (a sub-box of the
+//! torus: no wrap-around).
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Placement {
+    Smp,
+    RoundRobin,
+}
+
+/// Where two ranks are relative to each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Locality {
+    Socket,
+    Node,
+    Network,
+}
+
+pub const LOCALITIES: [Locality; 3] = [Locality::Socket, Locality::Node, Locality::Network];
+
+impl Locality {
+    pub fn name(self) -> &'static str {
+        match self {
+            Locality::Socket => "socket",
+            Locality::Node => "node",
+            Locality::Network => "network",
+        }
+    }
+}
+
+/// A machine description, as in the JSON files `--machine FILE.json` reads.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Machine {
+    pub name: String,
+    pub nodes: usize,
+    pub ppn: usize,
+    pub sockets_per_node: usize,
+    pub nodes_per_router: usize,
+    #[serde(default = "default_placement")]
+    pub placement: Placement,
+}
+
+fn default_placement() -> Placement {
+    Placement::Smp
+}
+
+impl Machine {
+    /// Blue Waters XE: 16 ranks per node on 2 sockets, 2 nodes per Gemini
+    /// router; 512 nodes by default, as in the EuroMPI'18 runs.
+    pub fn bluewaters() -> Machine {
+        Machine {
+            name: "bluewaters".into(),
+            nodes: 512,
+            ppn: 16,
+            sockets_per_node: 2,
+            nodes_per_router: 2,
+            placement: Placement::Smp,
+        }
+    }
+
+    /// `bluewaters`, or a JSON file with the fields of [`Machine`].
+    pub fn named_or_file(spec: &str) -> Result<Machine, String> {
+        if spec == "bluewaters" {
+            return Ok(Machine::bluewaters());
+        }
+        let path = Path::new(spec);
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                format!("--machine {spec}: no such file (built in: bluewaters)")
+            } else {
+                format!("--machine {spec}: {e}")
+            }
+        })?;
+        let m: Machine = serde_json::from_str(&text).map_err(|e| format!("{spec}: {e}"))?;
+        m.validate().map_err(|e| format!("{spec}: {e}"))?;
+        Ok(m)
+    }
+
+    pub fn validate(&self) -> Result<(), String> {
+        if self.nodes == 0 {
+            return Err("nodes must be at least 1".into());
+        }
+        if self.ppn == 0 {
+            return Err("ppn must be at least 1".into());
+        }
+        if self.sockets_per_node == 0 || self.ppn % self.sockets_per_node != 0 {
+            return Err(format!(
+                "ppn {} is not divisible by the {} sockets per node",
+                self.ppn, self.sockets_per_node
+            ));
+        }
+        if self.nodes_per_router == 0 {
+            return Err("nodes_per_router must be at least 1".into());
+        }
+        if self
+            .nodes
+            .checked_mul(self.ppn)
+            .is_none_or(|p| p > u32::MAX as usize)
+        {
+            return Err(format!(
+                "{} nodes x {} ppn is too many ranks",
+                self.nodes, self.ppn
+            ));
+        }
+        Ok(())
+    }
+
+    pub fn ranks(&self) -> usize {
+        self.nodes * self.ppn
+    }
+
+    #[inline]
+    pub fn node_of(&self, rank: usize) -> usize {
+        match self.placement {
+            Placement::Smp => rank / self.ppn,
+            Placement::RoundRobin => rank % self.nodes,
+        }
+    }
+
+    #[inline]
+    pub fn socket_of(&self, rank: usize) -> usize {
+        let local = match self.placement {
+            Placement::Smp => rank % self.ppn,
+            Placement::RoundRobin => rank / self.nodes,
+        };
+        local / (self.ppn / self.sockets_per_node)
+    }
+
+    #[inline]
+    pub fn locality(&self, a: usize, b: usize) -> Locality {
+        if self.node_of(a) != self.node_of(b) {
+            Locality::Network
+        } else if self.socket_of(a) != self.socket_of(b) {
+            Locality::Node
+        } else {
+            Locality::Socket
+        }
+    }
+
+    /// `ceil(nodes / nodes_per_router)`.
+    pub fn routers(&self) -> usize {
+        self.nodes.div_ceil(self.nodes_per_router)
+    }
+
+    /// The most cube-like `[gx, gy, gz]`, `gx >= gy >= gz`, with
+    /// `gx gy gz = routers`.
+    pub fn router_box(&self) -> [usize; 3] {
+        let r = self.routers();
+        let mut best = [r, 1, 1];
+        let mut gz = 1;
+        while gz * gz * gz <= r {
+            if r % gz == 0 {
+                let mut gy = gz;
+                while gy * gy * gz <= r {
+                    if (r / gz) % gy == 0 {
+                        let gx = r / (gz * gy);
+                        let better = (gx - gz, gx) < (best[0] - best[2], best[0]);
+                        if gx >= gy && better {
+                            best = [gx, gy, gz];
+                        }
+                    }
+                    gy += 1;
+                }
+            }
+            gz += 1;
+        }
+        best
+    }
+
+    pub fn router_coords(&self, router: usize, b: [usize; 3]) -> [usize; 3] {
+        [
+            router % b[0],
+            (router / b[0]) % b[1],
+            router / (b[0] * b[1]),
+        ]
+    }
+
+    /// Router hops between two nodes; `b` is [`Machine::router_box`].
+    #[inline]
+    pub fn hops(&self, node_a: usize, node_b: usize, b: [usize; 3]) -> usize {
+        let x = self.router_coords(node_a / self.nodes_per_router, b);
+        let y = self.router_coords(node_b / self.nodes_per_router, b);
+        (0..3).map(|d| x[d].abs_diff(y[d])).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn machine(nodes: usize, ppn: usize) -> Machine {
+        Machine {
+            nodes,
+            ppn,
+            ..Machine::bluewaters()
+        }
+    }
+
+    #[test]
+    fn router_boxes() {
+        assert_eq!(machine(512, 16).router_box(), [8, 8, 4]); // 256 routers (MODEL.md)
+        assert_eq!(machine(8, 16).router_box(), [2, 2, 1]);
+        assert_eq!(machine(4096, 16).router_box(), [16, 16, 8]);
+        assert_eq!(machine(64, 16).router_box(), [4, 4, 2]);
+        assert_eq!(machine(3, 16).router_box(), [2, 1, 1]); // ceil(3 / 2) routers
+        assert_eq!(machine(14, 16).router_box(), [7, 1, 1]); // prime
+        assert_eq!(machine(24, 16).router_box(), [3, 2, 2]);
+    }
+
+    #[test]
+    fn hops_on_a_2x2x1_box() {
+        // 8 nodes, 4 routers at (0,0,0), (1,0,0), (0,1,0), (1,1,0).
+        let m = machine(8, 16);
+        let b = m.router_box();
+        assert_eq!(m.hops(0, 1, b), 0); // same router
+        assert_eq!(m.hops(0, 2, b), 1);
+        assert_eq!(m.hops(0, 4, b), 1);
+        assert_eq!(m.hops(0, 6, b), 2);
+        assert_eq!(m.hops(3, 5, b), 2);
+        assert_eq!(m.hops(7, 0, b), 2);
+    }
+
+    #[test]
+    fn hops_on_an_8x8x4_box() {
+        let m = machine(512, 16);
+        let b = m.router_box();
+        // Node 511 is on router 255 at (7, 7, 3): 7 + 7 + 3 hops from router 0.
+        assert_eq!(m.router_coords(255, b), [7, 7, 3]);
+        assert_eq!(m.hops(0, 511, b), 17);
+        // Router 9 = (1, 1, 0), router 64 = (0, 0, 1), router 73 = (1, 1, 1).
+        assert_eq!(m.hops(18, 128, b), 3);
+        assert_eq!(m.hops(146, 129, b), 2);
+        assert_eq!(m.hops(146, 147, b), 0);
+    }
+
+    #[test]
+    fn placement_and_locality() {
+        let m = machine(4, 16);
+        assert_eq!((m.node_of(17), m.socket_of(17)), (1, 0));
+        assert_eq!(m.socket_of(24), 1);
+        assert_eq!(m.locality(16, 23), Locality::Socket);
+        assert_eq!(m.locality(16, 24), Locality::Node);
+        assert_eq!(m.locality(15, 16), Locality::Network);
+        let rr = Machine {
+            placement: Placement::RoundRobin,
+            ..m
+        };
+        assert_eq!((rr.node_of(17), rr.socket_of(17)), (1, 0)); // local index 4
+        assert_eq!(rr.socket_of(37), 1); // local index 9
+        assert_eq!(rr.locality(1, 5), Locality::Socket);
+    }
+
+    #[test]
+    fn validation_names_the_problem() {
+        assert!(machine(0, 16).validate().unwrap_err().contains("nodes"));
+        assert!(machine(4, 15)
+            .validate()
+            .unwrap_err()
+            .contains("not divisible"));
+        assert!(Machine::named_or_file("no-such.json")
+            .unwrap_err()
+            .contains("built in: bluewaters"));
+    }
+}

@@ -1,0 +1,411 @@
+//! Communication patterns: hand-counted cases, and a brute-force reference
+//! (nested loops over nonzeros and sets, no code shared with the fast path)
+//! on random matrices and partitions, for every figure.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use amgcomm::comm::{self, Pattern, Protocol};
+use amgcomm::machine::{Locality, Machine, Placement};
+use amgcomm::matrix::gen::{Kind, Problem};
+use amgcomm::matrix::{csr, Csr};
+use amgcomm::partition::{CoarseRule, Partition};
+
+fn machine(nodes: usize, ppn: usize, sockets: usize) -> Machine {
+    Machine {
+        name: "test".into(),
+        nodes,
+        ppn,
+        sockets_per_node: sockets,
+        nodes_per_router: 2,
+        placement: Placement::Smp,
+    }
+}
+
+fn from_lists(ncols: usize, rows: &[Vec<u32>]) -> Csr {
+    csr::from_rows(
+        rows.len(),
+        ncols,
+        |i| rows[i].len(),
+        |i, c, v| {
+            for (k, &j) in rows[i].iter().enumerate() {
+                c[k] = j;
+                v[k] = 1.0;
+            }
+        },
+    )
+}
+
+fn triples(p: &Pattern) -> Vec<(u32, u32, u64)> {
+    p.messages.iter().map(|m| (m.from, m.to, m.bytes)).collect()
+}
+
+/// 1D Laplacian on 8 points, 4 ranks on 2 nodes x 2 ranks (one per socket).
+#[test]
+fn laplacian_1d_on_4_ranks_counted_by_hand() {
+    let a = from_lists(
+        8,
+        &(0..8u32)
+            .map(|i| (i.saturating_sub(1)..(i + 2).min(8)).collect())
+            .collect::<Vec<_>>(),
+    );
+    // C points 0, 2, 4, 6; odd points interpolate from both neighbours,
+    // point 7 from 6 only.
+    let p = from_lists(
+        4,
+        &[
+            vec![0],
+            vec![0, 1],
+            vec![1],
+            vec![1, 2],
+            vec![2],
+            vec![2, 3],
+            vec![3],
+            vec![3],
+        ],
+    );
+    let m = machine(2, 2, 2);
+    let part = Partition::contiguous(8, 4);
+    let (spmv, spgemm) = comm::spmv_spgemm(&a, Some(&p), &part, &m);
+    assert_eq!(
+        triples(&spmv),
+        vec![
+            (0, 1, 8),
+            (1, 0, 8),
+            (1, 2, 8),
+            (2, 1, 8),
+            (2, 3, 8),
+            (3, 2, 8)
+        ]
+    );
+    let localities: Vec<Locality> = spmv.messages.iter().map(|m| m.locality).collect();
+    use Locality::*;
+    assert_eq!(localities, vec![Node, Node, Network, Network, Node, Node]);
+    assert!(spmv
+        .messages
+        .iter()
+        .all(|m| m.hops == 0 && m.protocol == Protocol::Short));
+    // Row j of P travels as 4 + 12 nnz(P[j,:]) bytes: rows 1, 3, 5 have 2
+    // entries (28 bytes), rows 2, 4, 6 one (16 bytes).
+    let spgemm = spgemm.unwrap();
+    assert_eq!(
+        triples(&spgemm),
+        vec![
+            (0, 1, 28),
+            (1, 0, 16),
+            (1, 2, 28),
+            (2, 1, 16),
+            (2, 3, 28),
+            (3, 2, 16)
+        ]
+    );
+    // ptap: rank r's row 2r+1 has P entries in coarse columns r and r+1;
+    // column r+1 belongs to rank r+1, which gets the partial coarse row
+    // P[2r+1, r+1] (A P)[2r+1,:] with pattern {r, r+1}: 4 + 24 bytes.
+    let coarse = part.coarsen(&[0, 2, 4, 6], CoarseRule::Inherit);
+    assert_eq!(coarse.owner, vec![0, 1, 2, 3]);
+    let ptap = comm::ptap(&a, &p, &part, &coarse, &m);
+    assert_eq!(triples(&ptap), vec![(0, 1, 28), (1, 2, 28), (2, 3, 28)]);
+    let s = comm::summarize(&spmv, &m);
+    assert_eq!(
+        (
+            s.messages.total,
+            s.messages.max_sent,
+            s.messages.max_recv,
+            s.messages.inter_node
+        ),
+        (6, 2, 2, 2)
+    );
+    assert_eq!(
+        (
+            s.bytes.total,
+            s.bytes.max_sent,
+            s.bytes.inter_node,
+            s.byte_hops
+        ),
+        (48, 16, 16, 0)
+    );
+    assert_eq!(s.max_nodes_talked_to, 1);
+}
+
+/// 2D 5-point Laplacian on a 4 x 4 grid, one grid line per rank, 4 nodes
+/// with one rank each: 2 routers in a 2 x 1 x 1 box.
+#[test]
+fn laplacian_2d_on_a_2x2_node_machine_counted_by_hand() {
+    let a = Problem::new(Kind::Poisson2d, 4).generate().unwrap().csr;
+    let m = machine(4, 1, 1);
+    assert_eq!(m.router_box(), [2, 1, 1]);
+    let part = Partition::contiguous(16, 4);
+    let (spmv, _) = comm::spmv_spgemm(&a, None, &part, &m);
+    // Each rank needs the 4 unknowns of each neighbouring line: 32 bytes.
+    assert_eq!(
+        triples(&spmv),
+        vec![
+            (0, 1, 32),
+            (1, 0, 32),
+            (1, 2, 32),
+            (2, 1, 32),
+            (2, 3, 32),
+            (3, 2, 32)
+        ]
+    );
+    let hops: Vec<u32> = spmv.messages.iter().map(|m| m.hops).collect();
+    assert_eq!(hops, vec![0, 0, 1, 1, 0, 0]);
+    let s = comm::summarize(&spmv, &m);
+    assert_eq!(
+        (s.messages.inter_node, s.bytes.inter_node, s.byte_hops),
+        (6, 192, 64)
+    );
+    assert!((s.avg_hops - 64.0 / 192.0).abs() < 1e-15);
+}
+
+// ---- brute force ----------------------------------------------------------
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+fn random_matrix(rng: &mut Rng, rows: usize, cols: usize, per_row: usize) -> Vec<Vec<u32>> {
+    (0..rows)
+        .map(|_| {
+            let set: BTreeSet<u32> = (0..rng.next(per_row) + 1)
+                .map(|_| rng.next(cols) as u32)
+                .collect();
+            set.into_iter().collect()
+        })
+        .collect()
+}
+
+/// Messages as (from, to) -> bytes, straight from the definitions.
+fn brute_spmv(
+    a: &[Vec<u32>],
+    p_rows: Option<&[Vec<u32>]>,
+    owner: &[u32],
+) -> BTreeMap<(u32, u32), u64> {
+    let mut needed: BTreeSet<(u32, u32, u32)> = BTreeSet::new(); // (sender, receiver, column)
+    for (i, row) in a.iter().enumerate() {
+        for &j in row {
+            if owner[j as usize] != owner[i] {
+                needed.insert((owner[j as usize], owner[i], j));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (q, p, j) in needed {
+        let bytes = match p_rows {
+            None => 8,
+            Some(pr) => 4 + 12 * pr[j as usize].len() as u64,
+        };
+        *out.entry((q, p)).or_insert(0) += bytes;
+    }
+    out
+}
+
+fn brute_ptap(
+    a: &[Vec<u32>],
+    p: &[Vec<u32>],
+    owner: &[u32],
+    coarse_owner: &[u32],
+) -> BTreeMap<(u32, u32), u64> {
+    let mut entries: BTreeSet<(u32, u32, u32, u32)> = BTreeSet::new(); // (from, to, k, column)
+    let mut rows_k: BTreeSet<(u32, u32, u32)> = BTreeSet::new();
+    for (i, prow) in p.iter().enumerate() {
+        for &k in prow {
+            let q = coarse_owner[k as usize];
+            if q != owner[i] {
+                rows_k.insert((owner[i], q, k));
+                for &j in &a[i] {
+                    for &c in &p[j as usize] {
+                        entries.insert((owner[i], q, k, c));
+                    }
+                }
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (from, to, _) in rows_k {
+        *out.entry((from, to)).or_insert(0) += 4;
+    }
+    for (from, to, _, _) in entries {
+        *out.entry((from, to)).or_insert(0) += 12;
+    }
+    out
+}
+
+/// Locality and hops re-derived from MODEL.md for SMP placement.
+fn brute_place(m: &Machine, from: u32, to: u32) -> (Locality, u32) {
+    let (nf, nt) = (from as usize / m.ppn, to as usize / m.ppn);
+    let per_socket = m.ppn / m.sockets_per_node;
+    if nf == nt {
+        let same = (from as usize % m.ppn) / per_socket == (to as usize % m.ppn) / per_socket;
+        return (
+            if same {
+                Locality::Socket
+            } else {
+                Locality::Node
+            },
+            0,
+        );
+    }
+    let routers = m.nodes.div_ceil(m.nodes_per_router);
+    let mut best = (usize::MAX, usize::MAX, [0; 3]);
+    for gz in 1..=routers {
+        for gy in gz..=routers {
+            for gx in gy..=routers {
+                if gx * gy * gz == routers && (gx - gz, gx) < (best.0, best.1) {
+                    best = (gx - gz, gx, [gx, gy, gz]);
+                }
+            }
+        }
+    }
+    let b = best.2;
+    let coords = |node: usize| {
+        let g = node / m.nodes_per_router;
+        [g % b[0], (g / b[0]) % b[1], g / (b[0] * b[1])]
+    };
+    let (x, y) = (coords(nf), coords(nt));
+    (
+        Locality::Network,
+        (0..3).map(|d| x[d].abs_diff(y[d]) as u32).sum(),
+    )
+}
+
+fn check_against(pat: &Pattern, want: &BTreeMap<(u32, u32), u64>, m: &Machine, what: &str) {
+    let got: BTreeMap<(u32, u32), u64> = pat
+        .messages
+        .iter()
+        .map(|x| ((x.from, x.to), x.bytes))
+        .collect();
+    assert_eq!(got.len(), pat.messages.len(), "{what}: duplicate messages");
+    assert_eq!(&got, want, "{what}");
+    for x in &pat.messages {
+        let (loc, hops) = brute_place(m, x.from, x.to);
+        assert_eq!(
+            (x.locality, x.hops),
+            (loc, hops),
+            "{what}: {} -> {}",
+            x.from,
+            x.to
+        );
+        let proto = if x.bytes < 500 {
+            Protocol::Short
+        } else if x.bytes < 8000 {
+            Protocol::Eager
+        } else {
+            Protocol::Rend
+        };
+        assert_eq!(x.protocol, proto);
+    }
+    // Every summary figure, recomputed.
+    let s = comm::summarize(pat, m);
+    let mut sent: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
+    let mut recv: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
+    let mut nodes: BTreeMap<u32, BTreeSet<usize>> = BTreeMap::new();
+    let (mut inter, mut inter_bytes, mut byte_hops) = (0u64, 0u64, 0u64);
+    for (&(f, t), &b) in want {
+        let e = sent.entry(f).or_default();
+        e.0 += 1;
+        e.1 += b;
+        let e = recv.entry(t).or_default();
+        e.0 += 1;
+        e.1 += b;
+        let (loc, hops) = brute_place(m, f, t);
+        if loc == Locality::Network {
+            inter += 1;
+            inter_bytes += b;
+            byte_hops += b * hops as u64;
+            nodes.entry(f).or_default().insert(t as usize / m.ppn);
+            nodes.entry(t).or_default().insert(f as usize / m.ppn);
+        }
+    }
+    assert_eq!(s.messages.total, want.len() as u64, "{what}");
+    assert_eq!(
+        s.messages.max_sent,
+        sent.values().map(|v| v.0).max().unwrap_or(0),
+        "{what}"
+    );
+    assert_eq!(
+        s.messages.max_recv,
+        recv.values().map(|v| v.0).max().unwrap_or(0),
+        "{what}"
+    );
+    assert_eq!(s.messages.inter_node, inter, "{what}");
+    assert_eq!(s.bytes.total, want.values().sum::<u64>(), "{what}");
+    assert_eq!(
+        s.bytes.max_sent,
+        sent.values().map(|v| v.1).max().unwrap_or(0),
+        "{what}"
+    );
+    assert_eq!(
+        s.bytes.max_recv,
+        recv.values().map(|v| v.1).max().unwrap_or(0),
+        "{what}"
+    );
+    assert_eq!(
+        (s.bytes.inter_node, s.byte_hops),
+        (inter_bytes, byte_hops),
+        "{what}"
+    );
+    let avg = if inter_bytes > 0 {
+        byte_hops as f64 / inter_bytes as f64
+    } else {
+        0.0
+    };
+    assert!((s.avg_hops - avg).abs() < 1e-12, "{what}");
+    assert_eq!(
+        s.max_nodes_talked_to,
+        nodes.values().map(|v| v.len()).max().unwrap_or(0),
+        "{what}"
+    );
+    let class_total: u64 = s.by_class.iter().map(|c| c.messages).sum();
+    assert_eq!(class_total, want.len() as u64);
+}
+
+#[test]
+fn fast_path_agrees_with_brute_force_on_random_matrices_and_partitions() {
+    let mut rng = Rng(2024);
+    for case in 0..12 {
+        let (n, nc) = (200 + rng.next(300), 40 + rng.next(60));
+        let m = machine(2 + rng.next(6), [2, 4, 8][rng.next(3)], 2);
+        let ranks = m.ranks();
+        let a_rows = random_matrix(&mut rng, n, n, 12);
+        let p_rows = random_matrix(&mut rng, n, nc, 4);
+        let owner: Vec<u32> = (0..n).map(|_| rng.next(ranks) as u32).collect();
+        let coarse_owner: Vec<u32> = (0..nc).map(|_| rng.next(ranks) as u32).collect();
+        let (a, p) = (from_lists(n, &a_rows), from_lists(nc, &p_rows));
+        let part = Partition {
+            owner: owner.clone(),
+            ranks,
+        };
+        let coarse = Partition {
+            owner: coarse_owner.clone(),
+            ranks,
+        };
+        let (spmv, spgemm) = comm::spmv_spgemm(&a, Some(&p), &part, &m);
+        check_against(
+            &spmv,
+            &brute_spmv(&a_rows, None, &owner),
+            &m,
+            &format!("case {case} spmv"),
+        );
+        check_against(
+            &spgemm.unwrap(),
+            &brute_spmv(&a_rows, Some(&p_rows), &owner),
+            &m,
+            &format!("case {case} spgemm"),
+        );
+        let ptap = comm::ptap(&a, &p, &part, &coarse, &m);
+        check_against(
+            &ptap,
+            &brute_ptap(&a_rows, &p_rows, &owner, &coarse_owner),
+            &m,
+            &format!("case {case} ptap"),
+        );
+    }
+}
