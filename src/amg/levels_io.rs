@@ -1,12 +1,14 @@
-//! `--save-levels DIR`: `A0.mtx, P0.mtx, C0.txt, A1.mtx, ...` so a hierarchy
-//! can be inspected elsewhere and analysed again. `C{l}.txt` lists the fine
-//! indices (0-based) of level l's coarse points, one a line, in coarse order.
+//! `--save-levels DIR` writes `A0.mtx, P0.mtx, C0.txt, A1.mtx, ...` so a
+//! hierarchy can be inspected elsewhere and analysed again; `--levels-from
+//! DIR` reads that layout back, also from other solvers (hypre, PETSc,
+//! PyAMG). `C{l}.txt` lists the fine indices (0-based) of level l's coarse
+//! points, one a line, in coarse order.
 
 use std::io::Write;
 use std::path::Path;
 
-use super::Hierarchy;
-use crate::matrix::{csr, mtx_write, Symmetry};
+use super::{Hierarchy, Level};
+use crate::matrix::{csr, mtx_read, mtx_write, Csr, Symmetry};
 
 pub fn save_levels(h: &Hierarchy, dir: &Path, source: &str) -> Result<(), String> {
     let fail = |what: &Path, e: std::io::Error| format!("cannot write {}: {e}", what.display());
@@ -46,4 +48,138 @@ pub fn save_levels(h: &Hierarchy, dir: &Path, source: &str) -> Result<(), String
         }
     }
     Ok(())
+}
+
+/// Read a hierarchy written in the `--save-levels` layout. Levels run from
+/// `A0.mtx` while `A{l}.mtx` exists; a level with a next one needs
+/// `P{l}.mtx` (rows of `A{l}` x rows of `A{l+1}`). Without `C{l}.txt`,
+/// coarse point k is the smallest fine row whose only entry is `P[i,k] = 1`.
+pub fn load_levels(dir: &Path) -> Result<Hierarchy, String> {
+    if !dir.is_dir() {
+        return Err(format!("--levels-from {}: not a directory", dir.display()));
+    }
+    let read = |name: String| -> Result<Option<Csr>, String> {
+        let path = dir.join(&name);
+        if !path.exists() {
+            return Ok(None);
+        }
+        mtx_read::read(&path)
+            .map(|m| Some(m.csr))
+            .map_err(|e| e.to_string())
+    };
+    let mut a = read("A0.mtx".into())?.ok_or_else(|| format!("{}: no A0.mtx", dir.display()))?;
+    let mut levels = Vec::new();
+    for l in 0.. {
+        let name = |what: &str, l: usize| dir.join(format!("{what}{l}.mtx")).display().to_string();
+        if a.rows() != a.cols() {
+            return Err(format!(
+                "{}: A{l} is {} x {}, not square",
+                name("A", l),
+                a.rows(),
+                a.cols()
+            ));
+        }
+        let next = read(format!("A{}.mtx", l + 1))?;
+        let p = read(format!("P{l}.mtx"))?;
+        let (next, p) = match (next, p) {
+            (None, None) => {
+                levels.push(Level {
+                    a,
+                    p: None,
+                    coarse_points: Vec::new(),
+                });
+                break;
+            }
+            (Some(_), None) => {
+                return Err(format!(
+                    "{}: missing, but A{}.mtx exists",
+                    name("P", l),
+                    l + 1
+                ))
+            }
+            (None, Some(_)) => {
+                return Err(format!(
+                    "{}: no A{}.mtx to interpolate from",
+                    name("P", l),
+                    l + 1
+                ))
+            }
+            (Some(n), Some(p)) => (n, p),
+        };
+        if p.rows() != a.rows() || p.cols() != next.rows() {
+            return Err(format!(
+                "{}: is {} x {}, but A{l} has {} rows and A{} has {}",
+                name("P", l),
+                p.rows(),
+                p.cols(),
+                a.rows(),
+                l + 1,
+                next.rows()
+            ));
+        }
+        let coarse_points = coarse_points(dir, l, &p)?;
+        levels.push(Level {
+            a,
+            p: Some(p),
+            coarse_points,
+        });
+        a = next;
+    }
+    Ok(Hierarchy { levels })
+}
+
+fn coarse_points(dir: &Path, l: usize, p: &Csr) -> Result<Vec<u32>, String> {
+    let path = dir.join(format!("C{l}.txt"));
+    if path.exists() {
+        let name = path.display();
+        let text = std::fs::read_to_string(&path).map_err(|e| format!("{name}: {e}"))?;
+        let mut points = Vec::with_capacity(p.cols());
+        for (k, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, t)| !t.trim().is_empty())
+        {
+            let i: usize = line.trim().parse().map_err(|_| {
+                format!(
+                    "{name}: line {}: '{}' is not a row index",
+                    k + 1,
+                    line.trim()
+                )
+            })?;
+            if i >= p.rows() {
+                return Err(format!(
+                    "{name}: line {}: row {i} is out of range (level {l} has {} rows)",
+                    k + 1,
+                    p.rows()
+                ));
+            }
+            points.push(i as u32);
+        }
+        if points.len() != p.cols() {
+            return Err(format!(
+                "{name}: {} coarse points, but P{l} has {} columns",
+                points.len(),
+                p.cols()
+            ));
+        }
+        return Ok(points);
+    }
+    let mut points = vec![u32::MAX; p.cols()];
+    for i in (0..p.rows()).rev() {
+        let row = p.outer_view(i).expect("row in range");
+        if row.nnz() == 1 {
+            let (k, &v) = row.iter().next().expect("one entry");
+            if v == 1.0 {
+                points[k] = i as u32;
+            }
+        }
+    }
+    if let Some(k) = points.iter().position(|&i| i == u32::MAX) {
+        return Err(format!(
+            "{}: coarse column {k} has no row whose only entry is 1; give its coarse points in {}",
+            dir.join(format!("P{l}.mtx")).display(),
+            path.display()
+        ));
+    }
+    Ok(points)
 }

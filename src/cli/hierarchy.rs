@@ -15,6 +15,22 @@ use crate::report;
 pub struct HierarchyArgs {
     /// Matrix Market file (.mtx, .mtx.gz) or gen:KIND:N.
     input: String,
+    #[command(flatten)]
+    pub amg: AmgArgs,
+    /// Apply a random symmetric node permutation with this seed first.
+    #[arg(long, value_name = "SEED")]
+    permute: Option<u64>,
+    /// Write {"operator_complexity","grid_complexity","levels":[...]} here.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write A{l}.mtx, P{l}.mtx and C{l}.txt of every level into DIR.
+    #[arg(long, value_name = "DIR")]
+    save_levels: Option<PathBuf>,
+}
+
+/// The AMG setup flags shared by `hierarchy` and `analyze`.
+#[derive(Args, Debug)]
+pub struct AmgArgs {
     /// Settings chosen at once; the flags below override them.
     /// hypre: BoomerAMG defaults (signed strength theta 0.25, max_row_sum 0.9,
     /// HMIS, extended+i, P_max_elmts 4, max_coarse 9, max_levels 25).
@@ -59,15 +75,6 @@ pub struct HierarchyArgs {
     /// At most this many levels.
     #[arg(long)]
     max_levels: Option<usize>,
-    /// Apply a random symmetric node permutation with this seed first.
-    #[arg(long, value_name = "SEED")]
-    permute: Option<u64>,
-    /// Write {"operator_complexity","grid_complexity","levels":[...]} here.
-    #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
-    /// Write A{l}.mtx, P{l}.mtx and C{l}.txt of every level into DIR.
-    #[arg(long, value_name = "DIR")]
-    save_levels: Option<PathBuf>,
 }
 
 fn parse_preset(s: &str) -> Result<Preset, String> {
@@ -77,8 +84,11 @@ fn parse_preset(s: &str) -> Result<Preset, String> {
     })
 }
 
-impl HierarchyArgs {
-    fn options(&self) -> Options {
+impl AmgArgs {
+    pub fn options(&self) -> Result<Options, String> {
+        if self.num_functions == Some(0) {
+            return Err("--num-functions must be at least 1, got 0".into());
+        }
         let mut o = self.preset.options();
         if let Some(t) = self.theta {
             o.strength.theta = t;
@@ -124,21 +134,16 @@ impl HierarchyArgs {
         if let Some(m) = self.max_levels {
             o.max_levels = m;
         }
-        o
+        Ok(o)
+    }
+
+    pub fn preset(&self) -> Preset {
+        self.preset
     }
 }
 
-pub fn run(args: &HierarchyArgs) -> Result<(), String> {
-    let o = args.options();
-    if let Some(n) = args.num_functions.filter(|&n| n == 0) {
-        return Err(format!("--num-functions must be at least 1, got {n}"));
-    }
-    let source = Source::parse(&args.input).map_err(|e| e.to_string())?;
-    let start = Instant::now();
-    let m = source.load(args.permute).map_err(|e| e.to_string())?;
-    let loaded = start.elapsed().as_secs_f64();
-    let setup_start = Instant::now();
-    // Progress on a terminal only: a line rewritten per level.
+/// Build the hierarchy with a progress line on a terminal.
+pub fn build_with_progress(a: &crate::matrix::Csr, o: &Options) -> Result<amg::Hierarchy, String> {
     let tty = std::io::stderr().is_terminal();
     let mut progress = |level: usize, rows: usize| {
         if tty {
@@ -148,10 +153,21 @@ pub fn run(args: &HierarchyArgs) -> Result<(), String> {
             );
         }
     };
-    let h = amg::build(&m.csr, &o, &mut progress).map_err(|e| format!("{}: {e}", m.name))?;
+    let h = amg::build(a, o, &mut progress);
     if tty {
         eprint!("\r{:40}\r", "");
     }
+    h
+}
+
+pub fn run(args: &HierarchyArgs) -> Result<(), String> {
+    let o = args.amg.options()?;
+    let source = Source::parse(&args.input).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let m = source.load(args.permute).map_err(|e| e.to_string())?;
+    let loaded = start.elapsed().as_secs_f64();
+    let setup_start = Instant::now();
+    let h = build_with_progress(&m.csr, &o).map_err(|e| format!("{}: {e}", m.name))?;
     let setup = setup_start.elapsed().as_secs_f64();
     if let Some(path) = &args.json {
         let text =
@@ -165,7 +181,7 @@ pub fn run(args: &HierarchyArgs) -> Result<(), String> {
     super::emit(&format!(
         "{} ({} preset)\n{}loaded in {loaded:.2} s, hierarchy set up in {setup:.2} s\n",
         m.name,
-        args.preset.name(),
+        args.amg.preset.name(),
         report::hierarchy::table(&h)
     ))
 }

@@ -1,5 +1,6 @@
 //! Command line: parse flags, run one stage chain, print one-line errors.
 
+mod analyze;
 mod hierarchy;
 
 use std::io::{self, Write};
@@ -45,6 +46,8 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         spy: Option<PathBuf>,
     },
+    /// Per-level communication of the AMG hierarchy on a virtual machine.
+    Analyze(analyze::AnalyzeArgs),
     /// Build the classical AMG hierarchy and print its levels.
     Hierarchy(hierarchy::HierarchyArgs),
     /// Generate a model problem and write it as Matrix Market.
@@ -143,6 +146,7 @@ fn dispatch(command: Command) -> CmdResult {
             spy,
         } => info(&input, json, permute, spy.as_deref()),
         Command::Hierarchy(args) => hierarchy::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
         Command::Generate {
             kind,
             n,

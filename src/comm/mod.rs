@@ -22,6 +22,7 @@ pub mod dot;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::amg::Hierarchy;
 use crate::machine::{Locality, Machine};
 use crate::matrix::Csr;
 use crate::partition::Partition;
@@ -366,4 +367,43 @@ pub fn summarize(pat: &Pattern, m: &Machine) -> Summary {
         0.0
     };
     s
+}
+
+/// Everything extracted for one level.
+#[derive(Clone, Debug)]
+pub struct LevelComm {
+    pub level: usize,
+    pub rows: usize,
+    pub nnz: usize,
+    pub active_processes: usize,
+    /// spmv, then (levels with a P) spgemm and ptap.
+    pub ops: Vec<(Pattern, Summary)>,
+}
+
+/// Patterns and summaries of every level; `parts` from
+/// [`crate::partition::levels`].
+pub fn levels(h: &Hierarchy, parts: &[Partition], m: &Machine) -> Vec<LevelComm> {
+    h.levels
+        .iter()
+        .enumerate()
+        .map(|(l, level)| {
+            let (spmv, spgemm) = spmv_spgemm(&level.a, level.p.as_ref(), &parts[l], m);
+            let mut patterns = vec![spmv];
+            if let (Some(spgemm), Some(p)) = (spgemm, &level.p) {
+                patterns.push(spgemm);
+                patterns.push(ptap(&level.a, p, &parts[l], &parts[l + 1], m));
+            }
+            let ops = patterns.into_iter().map(|pat| {
+                let s = summarize(&pat, m);
+                (pat, s)
+            });
+            LevelComm {
+                level: l,
+                rows: level.a.rows(),
+                nnz: level.a.nnz(),
+                active_processes: parts[l].active_ranks(),
+                ops: ops.collect(),
+            }
+        })
+        .collect()
 }

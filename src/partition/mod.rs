@@ -160,3 +160,16 @@ mod tests {
             .contains("line 2: 'x' is not a rank"));
     }
 }
+
+/// The partition of every level of `h`, from the fine one.
+pub fn levels(h: &crate::amg::Hierarchy, fine: Partition, rule: CoarseRule) -> Vec<Partition> {
+    let mut parts = vec![fine];
+    for level in &h.levels[..h.levels.len() - 1] {
+        let next = parts
+            .last()
+            .expect("fine partition")
+            .coarsen(&level.coarse_points, rule);
+        parts.push(next);
+    }
+    parts
+}

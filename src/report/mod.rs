@@ -5,6 +5,7 @@
 //! drawn with the DejaVu Sans font compiled into the binary, so no system
 //! font library is needed.
 
+pub mod analysis;
 pub mod hierarchy;
 pub mod spy;
 

@@ -1,0 +1,174 @@
+//! `amgcomm analyze`: hierarchy -> virtual machine -> partitions -> per-level
+//! communication patterns -> report.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+
+use super::hierarchy::{build_with_progress, AmgArgs};
+use crate::amg::levels_io;
+use crate::comm;
+use crate::machine::{Machine, Placement};
+use crate::matrix::source::Source;
+use crate::matrix::{Field, Info, Symmetry};
+use crate::partition::{self, CoarseRule, Partition};
+use crate::report::analysis;
+
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    /// Matrix Market file (.mtx, .mtx.gz) or gen:KIND:N (or use --levels-from).
+    #[arg(
+        required_unless_present = "levels_from",
+        conflicts_with = "levels_from"
+    )]
+    input: Option<String>,
+    /// Read the hierarchy (A0.mtx, P0.mtx, [C0.txt], A1.mtx, ...) from DIR
+    /// instead of building one, e.g. one saved from hypre, PETSc or PyAMG.
+    #[arg(long, value_name = "DIR")]
+    levels_from: Option<PathBuf>,
+    #[command(flatten)]
+    amg: AmgArgs,
+    /// Apply a random symmetric node permutation with this seed first.
+    #[arg(long, value_name = "SEED")]
+    permute: Option<u64>,
+    /// Machine: bluewaters (built in) or a JSON file with name, nodes, ppn,
+    /// sockets_per_node, nodes_per_router [, placement].
+    #[arg(long, default_value = "bluewaters", value_name = "NAME|FILE")]
+    machine: String,
+    /// Number of nodes (overrides the machine's).
+    #[arg(long)]
+    nodes: Option<usize>,
+    /// Processes per node (overrides the machine's).
+    #[arg(long)]
+    ppn: Option<usize>,
+    /// Rank placement: smp (rank r on node r / ppn) or round-robin (node r % nodes).
+    #[arg(long, value_parser = ["smp", "round-robin"])]
+    placement: Option<String>,
+    /// Partition file of the fine rows (one owner rank a line, as METIS
+    /// writes them); default: contiguous balanced blocks.
+    #[arg(long, value_name = "FILE")]
+    partition: Option<PathBuf>,
+    /// Coarse levels: inherit (a coarse row stays with its C point's owner)
+    /// or rebalance (contiguous balanced on every level).
+    #[arg(long, default_value = "inherit", value_parser = ["inherit", "rebalance"])]
+    coarse_partition: String,
+    /// Write the report (fields of ../shared/MODEL.md) as JSON here.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write each level's process graph per operation as Graphviz DOT into DIR.
+    #[arg(long, value_name = "DIR")]
+    dot: Option<PathBuf>,
+}
+
+fn machine(args: &AnalyzeArgs) -> Result<Machine, String> {
+    let mut m = Machine::named_or_file(&args.machine)?;
+    if args.nodes == Some(0) {
+        return Err("--nodes must be at least 1, got 0".into());
+    }
+    if args.ppn == Some(0) {
+        return Err("--ppn must be at least 1, got 0".into());
+    }
+    m.nodes = args.nodes.unwrap_or(m.nodes);
+    m.ppn = args.ppn.unwrap_or(m.ppn);
+    match args.placement.as_deref() {
+        Some("smp") => m.placement = Placement::Smp,
+        Some("round-robin") => m.placement = Placement::RoundRobin,
+        _ => {}
+    }
+    m.validate().map_err(|e| {
+        if e.contains("not divisible") {
+            format!("--ppn {}: {e}", m.ppn)
+        } else {
+            format!("machine {}: {e}", m.name)
+        }
+    })?;
+    Ok(m)
+}
+
+pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
+    let start = Instant::now();
+    // Everything that can be checked before the long steps is checked first.
+    let m = machine(args)?;
+    let o = args.amg.options()?;
+    let rule = if args.coarse_partition == "rebalance" {
+        CoarseRule::Rebalance
+    } else {
+        CoarseRule::Inherit
+    };
+    let (name, info, h, source) = match (&args.levels_from, &args.input) {
+        (Some(dir), _) => {
+            let h = levels_io::load_levels(dir)?;
+            let a = &h.levels[0].a;
+            let info = Info {
+                rows: a.rows(),
+                cols: a.cols(),
+                nnz: a.nnz(),
+                field: Field::Real,
+                symmetry: Symmetry::General,
+            };
+            (
+                dir.display().to_string(),
+                info,
+                h,
+                format!("levels from {}", dir.display()),
+            )
+        }
+        (None, Some(input)) => {
+            let mat = Source::parse(input)
+                .map_err(|e| e.to_string())?
+                .load(args.permute)
+                .map_err(|e| e.to_string())?;
+            let h = build_with_progress(&mat.csr, &o).map_err(|e| format!("{}: {e}", mat.name))?;
+            let info = mat.info();
+            (
+                mat.name,
+                info,
+                h,
+                format!("{} preset", args.amg.preset().name()),
+            )
+        }
+        (None, None) => unreachable!("clap requires INPUT or --levels-from"),
+    };
+    let setup = start.elapsed().as_secs_f64();
+    let fine = match &args.partition {
+        Some(path) => Partition::read(path, info.rows, m.ranks())?,
+        None => Partition::contiguous(info.rows, m.ranks()),
+    };
+    let parts = partition::levels(&h, fine, rule);
+    let extract = Instant::now();
+    let levels = comm::levels(&h, &parts, &m);
+    let extract = extract.elapsed().as_secs_f64();
+    if let Some(dir) = &args.dot {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot write {}: {e}", dir.display()))?;
+        for l in &levels {
+            for (pat, _) in &l.ops {
+                let path = dir.join(format!("level{}_{}.dot", l.level, pat.op.name()));
+                comm::dot::write(&path, pat, &m)?;
+            }
+        }
+    }
+    let partition_json = analysis::PartitionJson {
+        fine: args
+            .partition
+            .as_ref()
+            .map_or("contiguous".into(), |p| p.display().to_string()),
+        coarse: args.coarse_partition.clone(),
+    };
+    let rep = analysis::report(&name, &info, &m, partition_json, &h, &source, &levels);
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&rep).expect("plain structs serialise");
+        crate::output::write_atomically(path, |tmp| std::fs::write(tmp, format!("{text}\n")))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    super::emit(&format!(
+        "{name} ({source}) on {} nodes x {} ppn = {} ranks ({}), routers {:?}\n{}hierarchy and input {setup:.2} s, communication extracted in {extract:.2} s\n",
+        m.nodes,
+        m.ppn,
+        m.ranks(),
+        m.name,
+        m.router_box(),
+        analysis::table(&levels)
+    ))?;
+    Ok(())
+}
