@@ -101,6 +101,19 @@ impl Partition {
     }
 }
 
+/// The partition of every level of `h`, from the fine one.
+pub fn levels(h: &crate::amg::Hierarchy, fine: Partition, rule: CoarseRule) -> Vec<Partition> {
+    let mut parts = vec![fine];
+    for level in &h.levels[..h.levels.len() - 1] {
+        let next = parts
+            .last()
+            .expect("fine partition")
+            .coarsen(&level.coarse_points, rule);
+        parts.push(next);
+    }
+    parts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,17 +172,4 @@ mod tests {
             .unwrap_err()
             .contains("line 2: 'x' is not a rank"));
     }
-}
-
-/// The partition of every level of `h`, from the fine one.
-pub fn levels(h: &crate::amg::Hierarchy, fine: Partition, rule: CoarseRule) -> Vec<Partition> {
-    let mut parts = vec![fine];
-    for level in &h.levels[..h.levels.len() - 1] {
-        let next = parts
-            .last()
-            .expect("fine partition")
-            .coarsen(&level.coarse_points, rule);
-        parts.push(next);
-    }
-    parts
 }
