@@ -365,6 +365,44 @@ fn check_against(pat: &Pattern, want: &BTreeMap<(u32, u32), u64>, m: &Machine, w
     );
     let class_total: u64 = s.by_class.iter().map(|c| c.messages).sum();
     assert_eq!(class_total, want.len() as u64);
+    // Per class: totals and the most one rank sends.
+    for c in &s.by_class {
+        let mut per_rank: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
+        let (mut n, mut b) = (0, 0);
+        for (&(f, t), &bytes) in want {
+            let proto = if bytes < 500 {
+                Protocol::Short
+            } else if bytes < 8000 {
+                Protocol::Eager
+            } else {
+                Protocol::Rend
+            };
+            if brute_place(m, f, t).0 == c.locality && proto == c.protocol {
+                n += 1;
+                b += bytes;
+                let e = per_rank.entry(f).or_default();
+                e.0 += 1;
+                e.1 += bytes;
+            }
+        }
+        assert_eq!(
+            (c.messages, c.bytes),
+            (n, b),
+            "{what} {:?} {:?}",
+            c.locality,
+            c.protocol
+        );
+        assert_eq!(
+            c.max_sent,
+            per_rank.values().map(|v| v.0).max().unwrap_or(0),
+            "{what}"
+        );
+        assert_eq!(
+            c.max_bytes_sent,
+            per_rank.values().map(|v| v.1).max().unwrap_or(0),
+            "{what}"
+        );
+    }
 }
 
 #[test]
@@ -374,7 +412,8 @@ fn fast_path_agrees_with_brute_force_on_random_matrices_and_partitions() {
         let (n, nc) = (200 + rng.next(300), 40 + rng.next(60));
         let m = machine(2 + rng.next(6), [2, 4, 8][rng.next(3)], 2);
         let ranks = m.ranks();
-        let a_rows = random_matrix(&mut rng, n, n, 12);
+        // Dense enough in some cases for eager and rendezvous messages.
+        let a_rows = random_matrix(&mut rng, n, n, [12, 60, 200][case % 3]);
         let p_rows = random_matrix(&mut rng, n, nc, 4);
         let owner: Vec<u32> = (0..n).map(|_| rng.next(ranks) as u32).collect();
         let coarse_owner: Vec<u32> = (0..nc).map(|_| rng.next(ranks) as u32).collect();

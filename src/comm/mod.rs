@@ -291,6 +291,10 @@ pub struct ClassFigures {
     pub protocol: Protocol,
     pub messages: u64,
     pub bytes: u64,
+    /// Most messages of this class one rank sends.
+    pub max_sent: u64,
+    /// Most bytes of this class one rank sends.
+    pub max_bytes_sent: u64,
 }
 
 /// Per-rank figures (RAPtor's `profile_comm` set).
@@ -301,6 +305,8 @@ pub struct RankFigures {
     pub bytes_sent: u64,
     pub bytes_recv: u64,
     pub nodes_talked_to: usize,
+    /// Messages and bytes sent by class, `[locality * 3 + protocol]`.
+    pub sent_by_class: [(u64, u64); 9],
 }
 
 pub fn rank_figures(pat: &Pattern, m: &Machine) -> Vec<RankFigures> {
@@ -311,6 +317,9 @@ pub fn rank_figures(pat: &Pattern, m: &Machine) -> Vec<RankFigures> {
         let (s, t) = (msg.from as usize, msg.to as usize);
         f[s].sent += 1;
         f[s].bytes_sent += msg.bytes;
+        let class = &mut f[s].sent_by_class[msg.locality as usize * 3 + msg.protocol as usize];
+        class.0 += 1;
+        class.1 += msg.bytes;
         f[t].recv += 1;
         f[t].bytes_recv += msg.bytes;
         if msg.locality == Locality::Network {
@@ -337,6 +346,8 @@ pub fn summarize(pat: &Pattern, m: &Machine) -> Summary {
                     protocol,
                     messages: 0,
                     bytes: 0,
+                    max_sent: 0,
+                    max_bytes_sent: 0,
                 })
             })
             .collect(),
@@ -360,6 +371,10 @@ pub fn summarize(pat: &Pattern, m: &Machine) -> Summary {
         s.bytes.max_sent = s.bytes.max_sent.max(r.bytes_sent);
         s.bytes.max_recv = s.bytes.max_recv.max(r.bytes_recv);
         s.max_nodes_talked_to = s.max_nodes_talked_to.max(r.nodes_talked_to);
+        for (class, &(n, b)) in s.by_class.iter_mut().zip(&r.sent_by_class) {
+            class.max_sent = class.max_sent.max(n);
+            class.max_bytes_sent = class.max_bytes_sent.max(b);
+        }
     }
     s.avg_hops = if s.bytes.inter_node > 0 {
         s.byte_hops as f64 / s.bytes.inter_node as f64

@@ -266,6 +266,33 @@ mod tests {
     }
 
     #[test]
+    fn machine_files_load_and_are_checked() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("m.json");
+        std::fs::write(&f, r#"{"name": "mini", "nodes": 6, "ppn": 8, "sockets_per_node": 4, "nodes_per_router": 1, "placement": "round-robin"}"#).unwrap();
+        let m = Machine::named_or_file(f.to_str().unwrap()).unwrap();
+        assert_eq!((m.ranks(), m.routers(), m.router_box()), (48, 6, [3, 2, 1]));
+        assert_eq!((m.node_of(7), m.socket_of(7)), (1, 0));
+        assert_eq!(m.socket_of(47), 3);
+        std::fs::write(
+            &f,
+            r#"{"name": "x", "nodes": 2, "ppn": 6, "sockets_per_node": 4, "nodes_per_router": 2}"#,
+        )
+        .unwrap();
+        assert!(Machine::named_or_file(f.to_str().unwrap())
+            .unwrap_err()
+            .contains("not divisible"));
+        std::fs::write(
+            &f,
+            r#"{"name": "x", "nodes": 2, "ppn": 4, "sockets": 2, "nodes_per_router": 2}"#,
+        )
+        .unwrap();
+        assert!(Machine::named_or_file(f.to_str().unwrap())
+            .unwrap_err()
+            .contains("sockets"));
+    }
+
+    #[test]
     fn validation_names_the_problem() {
         assert!(machine(0, 16).validate().unwrap_err().contains("nodes"));
         assert!(machine(4, 15)
