@@ -156,6 +156,33 @@ fn laplacian_2d_on_a_2x2_node_machine_counted_by_hand() {
         (6, 192, 64)
     );
     assert!((s.avg_hops - 64.0 / 192.0).abs() < 1e-15);
+
+    // The same on a 2 x 2 router box (one node per router): node k at
+    // (k % 2, k / 2), so lines 0-1 and 2-3 are 1 hop apart, 1-2 are 2.
+    let m = Machine {
+        nodes_per_router: 1,
+        ..machine(4, 1, 1)
+    };
+    assert_eq!(m.router_box(), [2, 2, 1]);
+    let (spmv, _) = comm::spmv_spgemm(&a, None, &part, &m);
+    let hops: Vec<u32> = spmv.messages.iter().map(|m| m.hops).collect();
+    assert_eq!(hops, vec![1, 1, 2, 2, 1, 1]);
+    let s = comm::summarize(&spmv, &m);
+    assert_eq!(s.byte_hops, 32 * 8);
+    assert!((s.avg_hops - 256.0 / 192.0).abs() < 1e-15);
+
+    // Two nodes of two ranks (one per socket): lines 0-1 and 2-3 share a
+    // node across sockets, 1-2 cross the network within one router.
+    let m = machine(2, 2, 2);
+    let (spmv, _) = comm::spmv_spgemm(&a, None, &part, &m);
+    use Locality::*;
+    let localities: Vec<Locality> = spmv.messages.iter().map(|m| m.locality).collect();
+    assert_eq!(localities, vec![Node, Node, Network, Network, Node, Node]);
+    let s = comm::summarize(&spmv, &m);
+    assert_eq!(
+        (s.messages.inter_node, s.bytes.inter_node, s.byte_hops),
+        (2, 64, 0)
+    );
 }
 
 // ---- brute force ----------------------------------------------------------
