@@ -46,19 +46,13 @@ pub struct PartitionJson {
     pub coarse: String,
 }
 
+/// The hierarchy's summary (as `amgcomm hierarchy --json` writes it) and
+/// where it came from.
 #[derive(Serialize)]
 pub struct HierarchyJson {
     pub source: String,
-    pub operator_complexity: f64,
-    pub grid_complexity: f64,
-    pub levels: Vec<HierarchyLevelJson>,
-}
-
-#[derive(Serialize)]
-pub struct HierarchyLevelJson {
-    pub level: usize,
-    pub rows: usize,
-    pub nnz: usize,
+    #[serde(flatten)]
+    pub summary: super::hierarchy::HierarchyJson,
 }
 
 #[derive(Serialize)]
@@ -95,18 +89,7 @@ pub fn report(
         partition,
         hierarchy: HierarchyJson {
             source: hierarchy_source.to_string(),
-            operator_complexity: h.operator_complexity(),
-            grid_complexity: h.grid_complexity(),
-            levels: h
-                .levels
-                .iter()
-                .enumerate()
-                .map(|(level, l)| HierarchyLevelJson {
-                    level,
-                    rows: l.a.rows(),
-                    nnz: l.a.nnz(),
-                })
-                .collect(),
+            summary: super::hierarchy::json(h),
         },
         levels: levels
             .iter()
