@@ -18,6 +18,7 @@ fn machine(nodes: usize, ppn: usize, sockets: usize) -> Machine {
         sockets_per_node: sockets,
         nodes_per_router: 2,
         placement: Placement::Smp,
+        params: amgcomm::machine::Params::bluewaters(),
     }
 }
 

@@ -45,7 +45,9 @@ impl Op {
     }
 }
 
-/// Message protocol by size (MODEL.md): short < 500 <= eager < 8000 <= rend.
+/// Message protocol by size (MODEL.md): short below the machine's eager
+/// threshold (500 bytes on Blue Waters), rendezvous from its rendezvous
+/// threshold (8000), eager between.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Protocol {
@@ -57,10 +59,10 @@ pub enum Protocol {
 pub const PROTOCOLS: [Protocol; 3] = [Protocol::Short, Protocol::Eager, Protocol::Rend];
 
 impl Protocol {
-    pub fn of(bytes: u64) -> Protocol {
-        if bytes < 500 {
+    pub fn of(bytes: u64, params: &crate::machine::Params) -> Protocol {
+        if bytes < params.eager_threshold {
             Protocol::Short
-        } else if bytes < 8000 {
+        } else if bytes < params.rendezvous_threshold {
             Protocol::Eager
         } else {
             Protocol::Rend
@@ -113,7 +115,7 @@ impl Pattern {
                     to,
                     bytes,
                     locality,
-                    protocol: Protocol::of(bytes),
+                    protocol: Protocol::of(bytes, &m.params),
                     hops,
                 }
             })

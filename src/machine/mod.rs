@@ -42,7 +42,110 @@ impl Locality {
     }
 }
 
-/// A machine description, as in the JSON files `--machine FILE.json` reads.
+/// Latency (s) and rate (bytes/s) of one locality and protocol class.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rate {
+    pub alpha: f64,
+    pub rate: f64,
+}
+
+/// The three protocols of one locality.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProtocolRates {
+    pub short: Rate,
+    pub eager: Rate,
+    pub rend: Rate,
+}
+
+impl ProtocolRates {
+    pub fn of(&self, protocol: usize) -> Rate {
+        [self.short, self.eager, self.rend][protocol]
+    }
+}
+
+/// The parameters the cost models charge with (EuroMPI'18, Table 1 and
+/// sec. 4-5): per locality and protocol `alpha` and `R_b`, the injection
+/// bandwidth limit `R_N` (network rendezvous only), the queue-search
+/// constant `gamma`, the contention constant `delta`, and the protocol
+/// thresholds (short below `eager_threshold` bytes, rendezvous from
+/// `rendezvous_threshold`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Params {
+    pub eager_threshold: u64,
+    pub rendezvous_threshold: u64,
+    pub socket: ProtocolRates,
+    pub node: ProtocolRates,
+    pub network: ProtocolRates,
+    pub r_n: f64,
+    pub gamma: f64,
+    pub delta: f64,
+}
+
+impl Params {
+    /// Blue Waters, Table 1 of Bienz, Gropp and Olson (EuroMPI'18).
+    pub fn bluewaters() -> Params {
+        let r = |alpha, rate| Rate { alpha, rate };
+        Params {
+            eager_threshold: 500,
+            rendezvous_threshold: 8000,
+            socket: ProtocolRates {
+                short: r(4.4e-7, 2.2e9),
+                eager: r(5.3e-7, 3.2e9),
+                rend: r(1.7e-6, 6.2e9),
+            },
+            node: ProtocolRates {
+                short: r(8.3e-7, 4.8e8),
+                eager: r(1.2e-6, 9.6e8),
+                rend: r(2.5e-6, 6.2e9),
+            },
+            network: ProtocolRates {
+                short: r(2.3e-6, 1.3e9),
+                eager: r(7.0e-6, 7.5e8),
+                rend: r(3.0e-6, 2.9e9),
+            },
+            r_n: 6.6e9,
+            gamma: 8.4e-9,
+            delta: 1.0e-10,
+        }
+    }
+
+    pub fn rates(&self, locality: Locality) -> &ProtocolRates {
+        match locality {
+            Locality::Socket => &self.socket,
+            Locality::Node => &self.node,
+            Locality::Network => &self.network,
+        }
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        if self.eager_threshold > self.rendezvous_threshold {
+            return Err("eager_threshold must not exceed rendezvous_threshold".into());
+        }
+        for (name, p) in [
+            ("socket", &self.socket),
+            ("node", &self.node),
+            ("network", &self.network),
+        ] {
+            for (proto, r) in [("short", p.short), ("eager", p.eager), ("rend", p.rend)] {
+                if !(r.alpha >= 0.0 && r.alpha.is_finite() && r.rate > 0.0) {
+                    return Err(format!(
+                        "params.{name}.{proto}: alpha must be >= 0 and rate > 0"
+                    ));
+                }
+            }
+        }
+        if !(self.r_n > 0.0 && self.gamma >= 0.0 && self.delta >= 0.0) {
+            return Err("params: r_n must be > 0, gamma and delta >= 0".into());
+        }
+        Ok(())
+    }
+}
+
+/// A machine description, as in the JSON files `--machine FILE.json` reads
+/// (`amgcomm machine show bluewaters --json` prints one to edit).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Machine {
@@ -53,6 +156,9 @@ pub struct Machine {
     pub nodes_per_router: usize,
     #[serde(default = "default_placement")]
     pub placement: Placement,
+    /// Cost-model parameters; Blue Waters' when the file gives none.
+    #[serde(default = "Params::bluewaters")]
+    pub params: Params,
 }
 
 fn default_placement() -> Placement {
@@ -70,6 +176,7 @@ impl Machine {
             sockets_per_node: 2,
             nodes_per_router: 2,
             placement: Placement::Smp,
+            params: Params::bluewaters(),
         }
     }
 
@@ -107,6 +214,7 @@ impl Machine {
         if self.nodes_per_router == 0 {
             return Err("nodes_per_router must be at least 1".into());
         }
+        self.params.validate()?;
         if self
             .nodes
             .checked_mul(self.ppn)
