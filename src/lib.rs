@@ -13,6 +13,7 @@ pub mod cli;
 pub mod comm;
 pub mod machine;
 pub mod matrix;
+pub mod model;
 pub mod output;
 pub mod partition;
 pub mod report;

@@ -1,0 +1,355 @@
+//! Stage 6: what a level's communication costs (`../shared/MODEL.md`,
+//! "Costs"; Bienz, Gropp and Olson, EuroMPI'18).
+//!
+//! A model is a set of terms, written `nodeaware+queue+contention` (the
+//! default):
+//! - one rate term, maximised over sending ranks:
+//!   `postal` (eq. 1, network parameters for every message),
+//!   `maxrate` (eq. 2 with network parameters for every message), or
+//!   `nodeaware` (eq. 2 by locality: `alpha + s / R_b` on the node,
+//!   `alpha + a s / min(R_N, a R_b)` on the network, `a` = ranks of the
+//!   sender's node that send network messages; `R_N` caps rendezvous only);
+//! - `queue` (eq. 3): `gamma n^2` per receiving rank (`queue-measured`:
+//!   `gamma n^2 / 3`, `queue-lower`: `gamma n`), maximised over ranks;
+//! - `contention` (eq. 5, 7): `delta h^3 B / routers`, `B` the network bytes,
+//!   `h` their byte-weighted mean hops.
+
+use serde::Serialize;
+
+use crate::comm::{Pattern, Summary};
+use crate::machine::{Locality, Machine};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RateTerm {
+    Postal,
+    MaxRate,
+    NodeAware,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueBound {
+    Upper,
+    Measured,
+    Lower,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Model {
+    pub rate: Option<RateTerm>,
+    pub queue: Option<QueueBound>,
+    pub contention: bool,
+}
+
+pub const TERMS: &str =
+    "postal, maxrate, nodeaware, queue, queue-measured, queue-lower, contention";
+
+impl Default for Model {
+    fn default() -> Model {
+        Model {
+            rate: Some(RateTerm::NodeAware),
+            queue: Some(QueueBound::Upper),
+            contention: true,
+        }
+    }
+}
+
+impl Model {
+    /// `term+term+...`; at most one rate term and one queue term.
+    pub fn parse(spec: &str) -> Result<Model, String> {
+        let mut m = Model {
+            rate: None,
+            queue: None,
+            contention: false,
+        };
+        for term in spec.split('+').map(str::trim) {
+            let (rate, queue) = match term {
+                "postal" => (Some(RateTerm::Postal), None),
+                "maxrate" => (Some(RateTerm::MaxRate), None),
+                "nodeaware" => (Some(RateTerm::NodeAware), None),
+                "queue" | "queue-upper" => (None, Some(QueueBound::Upper)),
+                "queue-measured" => (None, Some(QueueBound::Measured)),
+                "queue-lower" => (None, Some(QueueBound::Lower)),
+                "contention" => {
+                    m.contention = true;
+                    continue;
+                }
+                t => return Err(format!("unknown model term '{t}' (terms: {TERMS})")),
+            };
+            if rate.is_some() {
+                if m.rate.is_some() {
+                    return Err(format!(
+                        "'{spec}' has two rate terms: choose one of postal, maxrate, nodeaware"
+                    ));
+                }
+                m.rate = rate;
+            }
+            if queue.is_some() {
+                if m.queue.is_some() {
+                    return Err(format!("'{spec}' has two queue terms"));
+                }
+                m.queue = queue;
+            }
+        }
+        Ok(m)
+    }
+
+    pub fn name(&self) -> String {
+        let mut terms = Vec::new();
+        terms.extend(self.rate.map(|r| match r {
+            RateTerm::Postal => "postal",
+            RateTerm::MaxRate => "maxrate",
+            RateTerm::NodeAware => "nodeaware",
+        }));
+        terms.extend(self.queue.map(|q| match q {
+            QueueBound::Upper => "queue",
+            QueueBound::Measured => "queue-measured",
+            QueueBound::Lower => "queue-lower",
+        }));
+        if self.contention {
+            terms.push("contention");
+        }
+        terms.join("+")
+    }
+}
+
+/// Modeled seconds of one operation on one level; absent terms are 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Cost {
+    /// The rate term (postal, max-rate or node-aware max-rate).
+    pub max_rate: f64,
+    pub queue_search: f64,
+    pub contention: f64,
+    pub total: f64,
+}
+
+pub fn cost(pat: &Pattern, summary: &Summary, m: &Machine, model: &Model) -> Cost {
+    let max_rate = model.rate.map_or(0.0, |r| max_rate(pat, m, r));
+    let queue_search = model.queue.map_or(0.0, |q| queue_search(pat, m, q));
+    let contention = if model.contention {
+        contention(summary, m)
+    } else {
+        0.0
+    };
+    Cost {
+        max_rate,
+        queue_search,
+        contention,
+        total: max_rate + queue_search + contention,
+    }
+}
+
+/// Seconds of one message of `bytes` with `locality`, `a` active ranks on
+/// the sender's node.
+pub fn message_time(
+    m: &Machine,
+    term: RateTerm,
+    locality: Locality,
+    protocol: usize,
+    bytes: u64,
+    a: usize,
+) -> f64 {
+    let p = &m.params;
+    let s = bytes as f64;
+    let network = p.network.of(protocol);
+    let r_n = if protocol == 2 { p.r_n } else { f64::INFINITY };
+    let injected = |r: crate::machine::Rate| {
+        let a = a.max(1) as f64;
+        r.alpha + a * s / r_n.min(a * r.rate)
+    };
+    match (term, locality) {
+        (RateTerm::Postal, _) => network.alpha + s / network.rate,
+        (RateTerm::MaxRate, _) => injected(network),
+        (RateTerm::NodeAware, Locality::Network) => injected(network),
+        (RateTerm::NodeAware, local) => {
+            let r = p.rates(local).of(protocol);
+            r.alpha + s / r.rate
+        }
+    }
+}
+
+/// Largest total send time of a rank (eq. 1 or 2).
+pub fn max_rate(pat: &Pattern, m: &Machine, term: RateTerm) -> f64 {
+    // Active ranks per node: those sending network messages (node-aware),
+    // or any message when every message is charged as a network one.
+    let mut sends = vec![false; m.ranks()];
+    for msg in &pat.messages {
+        if term != RateTerm::NodeAware || msg.locality == Locality::Network {
+            sends[msg.from as usize] = true;
+        }
+    }
+    let mut active = vec![0usize; m.nodes];
+    for (r, &s) in sends.iter().enumerate() {
+        if s {
+            active[m.node_of(r)] += 1;
+        }
+    }
+    let mut per_rank = vec![0.0f64; m.ranks()];
+    for msg in &pat.messages {
+        let a = active[m.node_of(msg.from as usize)];
+        per_rank[msg.from as usize] +=
+            message_time(m, term, msg.locality, msg.protocol as usize, msg.bytes, a);
+    }
+    per_rank.into_iter().fold(0.0, f64::max)
+}
+
+/// Largest queue-search time of a receiving rank (eq. 3).
+pub fn queue_search(pat: &Pattern, m: &Machine, bound: QueueBound) -> f64 {
+    let mut received = vec![0u64; m.ranks()];
+    for msg in &pat.messages {
+        received[msg.to as usize] += 1;
+    }
+    let n = received.into_iter().max().unwrap_or(0) as f64;
+    let gamma = m.params.gamma;
+    match bound {
+        QueueBound::Upper => gamma * n * n,
+        QueueBound::Measured => gamma * n * n / 3.0,
+        QueueBound::Lower => gamma * n,
+    }
+}
+
+/// Network contention (eqs. 5, 7): `delta h^3 B / routers`.
+pub fn contention(summary: &Summary, m: &Machine) -> f64 {
+    let h = summary.avg_hops;
+    m.params.delta * h * h * h * summary.bytes.inter_node as f64 / m.routers() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::comm::{Message, Op, Protocol};
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-12 * b.abs().max(1e-30)
+    }
+
+    #[test]
+    fn single_messages_by_hand() {
+        let m = Machine::bluewaters();
+        // 16 KiB network rendezvous, 16 active ranks: 16 * 2.9e9 > R_N, so
+        // 3.0e-6 + 16 * 16384 / 6.6e9.
+        let t = message_time(&m, RateTerm::NodeAware, Locality::Network, 2, 16384, 16);
+        assert!(close(t, 3.0e-6 + 16.0 * 16384.0 / 6.6e9), "{t}");
+        // One active rank: 3.0e-6 + 16384 / 2.9e9 (R_N does not bind).
+        let t = message_time(&m, RateTerm::NodeAware, Locality::Network, 2, 16384, 1);
+        assert!(close(t, 3.0e-6 + 16384.0 / 2.9e9));
+        // 100-byte intra-socket short message: 4.4e-7 + 100 / 2.2e9.
+        let t = message_time(&m, RateTerm::NodeAware, Locality::Socket, 0, 100, 16);
+        assert!(close(t, 4.4e-7 + 100.0 / 2.2e9), "{t}");
+        // Postal charges it as a network short message.
+        let t = message_time(&m, RateTerm::Postal, Locality::Socket, 0, 100, 16);
+        assert!(close(t, 2.3e-6 + 100.0 / 1.3e9));
+        // Eager network, 4 active: R_N does not apply: 7e-6 + 4 * 4000 / (4 * 7.5e8).
+        let t = message_time(&m, RateTerm::MaxRate, Locality::Node, 1, 4000, 4);
+        assert!(close(t, 7.0e-6 + 4000.0 / 7.5e8));
+    }
+
+    fn msg(from: u32, to: u32, bytes: u64, locality: Locality, hops: u32) -> Message {
+        let protocol = Protocol::of(bytes, &Machine::bluewaters().params);
+        Message {
+            from,
+            to,
+            bytes,
+            locality,
+            protocol,
+            hops,
+        }
+    }
+
+    #[test]
+    fn queue_of_1000_messages() {
+        let m = Machine {
+            nodes: 64,
+            ..Machine::bluewaters()
+        };
+        let pat = Pattern {
+            op: Op::Spmv,
+            messages: (1..=1000)
+                .map(|r| msg(r, 0, 8, Locality::Network, 1))
+                .collect(),
+        };
+        assert!(close(
+            queue_search(&pat, &m, QueueBound::Upper),
+            8.4e-9 * 1e6
+        ));
+        assert!(close(
+            queue_search(&pat, &m, QueueBound::Measured),
+            8.4e-9 * 1e6 / 3.0
+        ));
+        assert!(close(
+            queue_search(&pat, &m, QueueBound::Lower),
+            8.4e-9 * 1e3
+        ));
+    }
+
+    #[test]
+    fn tiny_pattern_by_hand() {
+        // 2 nodes x 4 ranks (2 sockets), one router (2 nodes per router).
+        let m = Machine {
+            nodes: 2,
+            ppn: 4,
+            ..Machine::bluewaters()
+        };
+        let pat = Pattern {
+            op: Op::Spmv,
+            messages: vec![
+                msg(0, 1, 100, Locality::Socket, 0),
+                msg(0, 4, 1000, Locality::Network, 0),
+                msg(1, 4, 10000, Locality::Network, 0),
+                msg(2, 0, 100, Locality::Node, 0),
+                msg(5, 0, 600, Locality::Network, 0),
+            ],
+        };
+        let s = crate::comm::summarize(&pat, &m);
+        let c = cost(&pat, &s, &m, &Model::default());
+        // Node 0 has 2 network senders (0, 1), node 1 one (5).
+        let r0: f64 = (4.4e-7 + 100.0 / 2.2e9) + (7.0e-6 + 2.0 * 1000.0 / (2.0 * 7.5e8));
+        let r1 = 3.0e-6 + 2.0 * 10000.0 / (2.0f64 * 2.9e9).min(6.6e9);
+        let r2 = 8.3e-7 + 100.0 / 4.8e8;
+        let r5 = 7.0e-6 + 600.0 / 7.5e8;
+        assert!(close(c.max_rate, r0.max(r1).max(r2).max(r5)), "{c:?}");
+        // Rank 0 receives 2, rank 4 receives 2: gamma * 4.
+        assert!(close(c.queue_search, 8.4e-9 * 4.0));
+        // All on one router: h = 0, no contention.
+        assert_eq!(c.contention, 0.0);
+        assert!(close(c.total, c.max_rate + c.queue_search));
+    }
+
+    #[test]
+    fn contention_is_delta_h_cubed_b_over_routers() {
+        let m = Machine {
+            nodes: 8,
+            ppn: 1,
+            ..Machine::bluewaters()
+        }; // 4 routers
+        let pat = Pattern {
+            op: Op::Spmv,
+            messages: vec![
+                msg(0, 2, 1000, Locality::Network, 1),
+                msg(0, 6, 3000, Locality::Network, 2),
+            ],
+        };
+        let s = crate::comm::summarize(&pat, &m);
+        // h = (1000 + 6000) / 4000 = 1.75, B = 4000.
+        let h: f64 = 1.75;
+        assert!(close(contention(&s, &m), 1e-10 * h.powi(3) * 4000.0 / 4.0));
+    }
+
+    #[test]
+    fn model_specs() {
+        assert_eq!(
+            Model::parse("nodeaware+queue+contention").unwrap(),
+            Model::default()
+        );
+        assert_eq!(Model::parse("postal").unwrap().name(), "postal");
+        assert_eq!(
+            Model::parse("maxrate+queue-lower").unwrap().name(),
+            "maxrate+queue-lower"
+        );
+        assert!(Model::parse("postal+maxrate")
+            .unwrap_err()
+            .contains("two rate terms"));
+        assert!(Model::parse("logp")
+            .unwrap_err()
+            .contains("unknown model term 'logp'"));
+    }
+}
