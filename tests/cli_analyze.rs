@@ -4,11 +4,16 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+/// Runs the binary; `analyze` writes its report folder into a fresh
+/// temporary directory unless the test names one.
 fn amgcomm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_amgcomm"))
-        .args(args)
-        .output()
-        .expect("binary runs")
+    let out = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_amgcomm"));
+    cmd.args(args);
+    if args.first() == Some(&"analyze") && !args.contains(&"--out") {
+        cmd.arg("--out").arg(out.path().join("report"));
+    }
+    cmd.output().expect("binary runs")
 }
 
 fn ok(args: &[&str]) -> String {

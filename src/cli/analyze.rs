@@ -6,14 +6,16 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::hierarchy::{build_with_progress, AmgArgs};
+use super::hierarchy::AmgArgs;
+use super::CliError;
 use crate::amg::levels_io;
 use crate::comm;
 use crate::machine::{Machine, Placement};
 use crate::matrix::source::Source;
 use crate::matrix::{Field, Info, Symmetry};
+use crate::model::Model;
 use crate::partition::{self, CoarseRule, Partition};
-use crate::report::analysis;
+use crate::report::{analysis, charts};
 
 #[derive(Args, Debug)]
 pub struct AnalyzeArgs {
@@ -53,7 +55,15 @@ pub struct AnalyzeArgs {
     /// or rebalance (contiguous balanced on every level).
     #[arg(long, default_value = "inherit", value_parser = ["inherit", "rebalance"])]
     coarse_partition: String,
-    /// Write the report (fields of ../shared/MODEL.md) as JSON here.
+    /// Cost model: terms joined by '+', from postal | maxrate | nodeaware,
+    /// queue | queue-measured | queue-lower, contention.
+    #[arg(long, default_value = "nodeaware+queue+contention", value_parser = Model::parse)]
+    model: Model,
+    /// Folder for report.json, levels.csv and the charts (PNG and SVG);
+    /// default reports/<matrix name>/.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Also write the report JSON to this file.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Write each level's process graph per operation as Graphviz DOT into DIR.
@@ -86,18 +96,57 @@ fn machine(args: &AnalyzeArgs) -> Result<Machine, String> {
     Ok(m)
 }
 
-pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
+/// `reports/<name>/` for a file `path/name.mtx[.gz]`, `gen:kind:n` or a
+/// levels folder.
+fn default_out(args: &AnalyzeArgs) -> PathBuf {
+    let base = match (&args.levels_from, &args.input) {
+        (Some(dir), _) => dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "levels".into()),
+        (None, Some(input)) => {
+            let name = input.rsplit('/').next().unwrap_or(input);
+            let name = name.trim_end_matches(".gz").trim_end_matches(".mtx");
+            name.replace("gen:", "").replace(':', "_")
+        }
+        (None, None) => "report".into(),
+    };
+    let base = if args.permute.is_some() {
+        format!("{base}_permuted")
+    } else {
+        base
+    };
+    PathBuf::from("reports").join(base)
+}
+
+/// Create the output folder and check it takes files, before any long step.
+fn prepare_out(dir: &std::path::Path) -> Result<(), CliError> {
+    let bad = |e: std::io::Error| {
+        CliError::Usage(format!("--out {}: cannot write there ({e})", dir.display()))
+    };
+    std::fs::create_dir_all(dir).map_err(bad)?;
+    let probe = dir.join(format!(".amgcomm-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(bad)?;
+    let _ = std::fs::remove_file(probe);
+    Ok(())
+}
+
+pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     let start = Instant::now();
     // Everything that can be checked before the long steps is checked first.
-    let m = machine(args)?;
-    let o = args.amg.options()?;
+    let m = machine(args).map_err(CliError::Usage)?;
+    let o = args.amg.options().map_err(CliError::Usage)?;
+    let out = args.out.clone().unwrap_or_else(|| default_out(args));
+    prepare_out(&out)?;
     let rule = if args.coarse_partition == "rebalance" {
         CoarseRule::Rebalance
     } else {
         CoarseRule::Inherit
     };
+    let progress = Progress::new();
     let (name, info, h, source) = match (&args.levels_from, &args.input) {
         (Some(dir), _) => {
+            progress.say(format!("reading levels from {}", dir.display()));
             let h = levels_io::load_levels(dir)?;
             let a = &h.levels[0].a;
             let info = Info {
@@ -115,11 +164,19 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
             )
         }
         (None, Some(input)) => {
+            progress.say(format!("reading {input}"));
             let mat = Source::parse(input)
                 .map_err(|e| e.to_string())?
                 .load(args.permute)
                 .map_err(|e| e.to_string())?;
-            let h = build_with_progress(&mat.csr, &o).map_err(|e| format!("{}: {e}", mat.name))?;
+            let mut level_progress = |level: usize, rows: usize| {
+                progress.say(format!(
+                    "setting up level {level} ({} rows)",
+                    crate::report::spy::group(rows)
+                ))
+            };
+            let h = crate::amg::build(&mat.csr, &o, &mut level_progress)
+                .map_err(|e| format!("{}: {e}", mat.name))?;
             let info = mat.info();
             (
                 mat.name,
@@ -136,6 +193,11 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         None => Partition::contiguous(info.rows, m.ranks()),
     };
     let parts = partition::levels(&h, fine, rule);
+    progress.say(format!(
+        "extracting communication of {} levels on {} ranks",
+        h.levels.len(),
+        m.ranks()
+    ));
     let extract = Instant::now();
     let levels = comm::levels(&h, &parts, &m);
     let extract = extract.elapsed().as_secs_f64();
@@ -155,20 +217,65 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
             .map_or("contiguous".into(), |p| p.display().to_string()),
         coarse: args.coarse_partition.clone(),
     };
-    let rep = analysis::report(&name, &info, &m, partition_json, &h, &source, &levels);
+    let rep = analysis::report(
+        &args.model,
+        &name,
+        &info,
+        &m,
+        partition_json,
+        &h,
+        &source,
+        &levels,
+    );
+    progress.say("writing the report".into());
+    let text = format!(
+        "{}\n",
+        serde_json::to_string_pretty(&rep).expect("plain structs serialise")
+    );
+    let write = |path: PathBuf, content: &str| {
+        crate::output::write_atomically(&path, |tmp| std::fs::write(tmp, content))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    write(out.join("report.json"), &text)?;
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&rep).expect("plain structs serialise");
-        crate::output::write_atomically(path, |tmp| std::fs::write(tmp, format!("{text}\n")))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        write(path.clone(), &text)?;
     }
-    super::emit(&format!(
-        "{name} ({source}) on {} nodes x {} ppn = {} ranks ({}), routers {:?}\n{}hierarchy and input {setup:.2} s, communication extracted in {extract:.2} s\n",
+    write(out.join("levels.csv"), &analysis::csv(&rep))?;
+    for ext in ["png", "svg"] {
+        for op in ["spmv", "spgemm", "ptap"] {
+            charts::breakdown(&out.join(format!("{op}.{ext}")), &rep, op)?;
+        }
+        charts::messages(&out.join(format!("messages.{ext}")), &rep)?;
+    }
+    progress.done();
+    Ok(super::emit(&format!(
+        "{name} ({source}) on {} nodes x {} ppn = {} ranks ({}), routers {:?}\n\n{}hierarchy and input {setup:.2} s, communication extracted in {extract:.2} s; report in {}\n",
         m.nodes,
         m.ppn,
         m.ranks(),
         m.name,
         m.router_box(),
-        analysis::table(&levels)
-    ))?;
-    Ok(())
+        analysis::table(&rep),
+        out.display()
+    ))?)
+}
+
+/// A spinner on stderr with the current step; silent when stderr is not a
+/// terminal (indicatif's default).
+struct Progress(indicatif::ProgressBar);
+
+impl Progress {
+    fn new() -> Progress {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        Progress(bar)
+    }
+
+    fn say(&self, msg: String) {
+        self.0.set_message(msg);
+    }
+
+    fn done(&self) {
+        self.0.finish_and_clear();
+    }
 }

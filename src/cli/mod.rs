@@ -48,6 +48,9 @@ enum Command {
     },
     /// Per-level communication of the AMG hierarchy on a virtual machine.
     Analyze(analyze::AnalyzeArgs),
+    /// Machine descriptions and their cost-model parameters.
+    #[command(subcommand)]
+    Machine(MachineCommand),
     /// Build the classical AMG hierarchy and print its levels.
     Hierarchy(hierarchy::HierarchyArgs),
     /// Generate a model problem and write it as Matrix Market.
@@ -73,6 +76,59 @@ enum Command {
     },
 }
 
+#[derive(Subcommand, Debug)]
+enum MachineCommand {
+    /// Print a machine (bluewaters, or a JSON file) with its parameters;
+    /// --json gives a file to edit and pass back with --machine FILE.json.
+    Show {
+        /// bluewaters or FILE.json.
+        machine: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn machine_show(spec: &str, json: bool) -> CmdResult {
+    let m = crate::machine::Machine::named_or_file(spec)?;
+    if json {
+        return emit(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&m).expect("plain struct")
+        ));
+    }
+    let p = &m.params;
+    let mut s = format!(
+        "{}: {} nodes x {} ppn ({} ranks), {} sockets per node, {} nodes per router, routers {:?}, {:?} placement\n",
+        m.name,
+        m.nodes,
+        m.ppn,
+        m.ranks(),
+        m.sockets_per_node,
+        m.nodes_per_router,
+        m.router_box(),
+        m.placement
+    );
+    s += &format!(
+        "protocols: short < {} B <= eager < {} B <= rend\n{:<8} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n",
+        p.eager_threshold, p.rendezvous_threshold, "", "short alpha", "short R_b", "eager alpha", "eager R_b", "rend alpha", "rend R_b"
+    );
+    for (name, r) in [
+        ("socket", &p.socket),
+        ("node", &p.node),
+        ("network", &p.network),
+    ] {
+        s += &format!(
+            "{name:<8} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e}\n",
+            r.short.alpha, r.short.rate, r.eager.alpha, r.eager.rate, r.rend.alpha, r.rend.rate
+        );
+    }
+    s += &format!(
+        "R_N = {:.1e} B/s (network rendezvous), gamma = {:.1e} s, delta = {:.1e} s\n",
+        p.r_n, p.gamma, p.delta
+    );
+    emit(&s)
+}
+
 fn parse_kind(s: &str) -> Result<Kind, String> {
     Kind::parse(s).ok_or_else(|| format!("unknown kind (known: {})", kind_names()))
 }
@@ -86,10 +142,28 @@ pub fn run() -> i32 {
     };
     match dispatch(cli.command) {
         Ok(()) => 0,
-        Err(msg) => {
+        Err(CliError::Failure(msg)) => {
             eprintln!("amgcomm: {msg}");
             1
         }
+        Err(CliError::Usage(msg)) => {
+            eprintln!("amgcomm: {msg}");
+            2
+        }
+    }
+}
+
+/// A run fails on its input or work (exit 1) or on how it was asked
+/// (exit 2, like flag errors).
+#[derive(Debug)]
+pub(crate) enum CliError {
+    Failure(String),
+    Usage(String),
+}
+
+impl From<String> for CliError {
+    fn from(msg: String) -> CliError {
+        CliError::Failure(msg)
     }
 }
 
@@ -137,16 +211,19 @@ fn install_panic_hook() {
 
 type CmdResult = Result<(), String>;
 
-fn dispatch(command: Command) -> CmdResult {
+fn dispatch(command: Command) -> Result<(), CliError> {
     match command {
         Command::Info {
             input,
             json,
             permute,
             spy,
-        } => info(&input, json, permute, spy.as_deref()),
-        Command::Hierarchy(args) => hierarchy::run(&args),
+        } => Ok(info(&input, json, permute, spy.as_deref())?),
+        Command::Hierarchy(args) => Ok(hierarchy::run(&args)?),
         Command::Analyze(args) => analyze::run(&args),
+        Command::Machine(MachineCommand::Show { machine, json }) => {
+            Ok(machine_show(&machine, json)?)
+        }
         Command::Generate {
             kind,
             n,
@@ -161,7 +238,7 @@ fn dispatch(command: Command) -> CmdResult {
                 young,
                 poisson_ratio,
             };
-            generate(&problem, &output, permute)
+            Ok(generate(&problem, &output, permute)?)
         }
     }
 }

@@ -11,9 +11,11 @@ use crate::amg::Hierarchy;
 use crate::comm::{LevelComm, Summary};
 use crate::machine::Machine;
 use crate::matrix::Info;
+use crate::model::{self, Cost, Model};
 
 #[derive(Serialize)]
 pub struct Report {
+    pub model: String,
     pub matrix: MatrixJson,
     pub machine: MachineJson,
     pub partition: PartitionJson,
@@ -61,10 +63,20 @@ pub struct LevelJson {
     pub rows: usize,
     pub nnz: usize,
     pub active_processes: usize,
-    pub ops: BTreeMap<String, Summary>,
+    pub ops: BTreeMap<String, OpJson>,
 }
 
+/// One operation: MODEL.md's message and byte figures and its cost.
+#[derive(Clone, Serialize)]
+pub struct OpJson {
+    #[serde(flatten)]
+    pub summary: Summary,
+    pub cost: Cost,
+}
+
+#[allow(clippy::too_many_arguments)]
 pub fn report(
+    model: &Model,
     matrix_name: &str,
     info: &Info,
     m: &Machine,
@@ -74,6 +86,7 @@ pub fn report(
     levels: &[LevelComm],
 ) -> Report {
     Report {
+        model: model.name(),
         matrix: MatrixJson {
             name: matrix_name.to_string(),
             rows: info.rows,
@@ -101,7 +114,16 @@ pub fn report(
                 ops: l
                     .ops
                     .iter()
-                    .map(|(p, s)| (p.op.name().to_string(), s.clone()))
+                    .map(|(p, summary)| {
+                        let cost = model::cost(p, summary, m, model);
+                        (
+                            p.op.name().to_string(),
+                            OpJson {
+                                summary: summary.clone(),
+                                cost,
+                            },
+                        )
+                    })
                     .collect(),
             })
             .collect(),
@@ -124,41 +146,90 @@ pub fn bytes(b: u64) -> String {
     }
 }
 
-/// Per level: size, active ranks, and for each operation the largest number
-/// of messages a rank receives and the inter-node bytes.
-pub fn table(levels: &[LevelComm]) -> String {
-    let mut s = format!(
-        "{:>5} {:>11} {:>13} {:>6} | {:>22} | {:>22} | {:>22}\n",
-        "level",
-        "rows",
-        "nnz",
-        "active",
-        "spmv: max recv, net",
-        "spgemm: max recv, net",
-        "ptap: max recv, net"
-    );
-    for l in levels {
-        let mut cells = Vec::new();
-        for k in 0..3 {
-            cells.push(match l.ops.get(k) {
-                Some((_, s)) => format!(
-                    "{:>8} {:>13}",
-                    s.messages.max_recv,
-                    bytes(s.bytes.inter_node)
-                ),
-                None => String::new(),
-            });
-        }
+/// Seconds with a unit: "12.3 us", "4.56 ms".
+pub fn seconds(t: f64) -> String {
+    if t == 0.0 {
+        "0".into()
+    } else if t < 1e-3 {
+        format!("{:.1} us", t * 1e6)
+    } else if t < 1.0 {
+        format!("{:.2} ms", t * 1e3)
+    } else {
+        format!("{t:.2} s")
+    }
+}
+
+/// One table per operation: per level, size, active ranks, the most
+/// messages a rank receives, inter-node bytes and the modeled terms.
+pub fn table(r: &Report) -> String {
+    let mut s = String::new();
+    for op in ["spmv", "spgemm", "ptap"] {
         s += &format!(
-            "{:>5} {:>11} {:>13} {:>6} | {:>22} | {:>22} | {:>22}\n",
-            l.level,
-            group(l.rows),
-            group(l.nnz),
-            l.active_processes,
-            cells[0],
-            cells[1],
-            cells[2]
+            "{op} ({})\n{:>5} {:>11} {:>13} {:>6} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
+            r.model,
+            "level",
+            "rows",
+            "nnz",
+            "active",
+            "max recv",
+            "net bytes",
+            "max-rate",
+            "queue",
+            "contention",
+            "total"
         );
+        for l in &r.levels {
+            let Some(o) = l.ops.get(op) else { continue };
+            s += &format!(
+                "{:>5} {:>11} {:>13} {:>6} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
+                l.level,
+                group(l.rows),
+                group(l.nnz),
+                l.active_processes,
+                o.summary.messages.max_recv,
+                bytes(o.summary.bytes.inter_node),
+                seconds(o.cost.max_rate),
+                seconds(o.cost.queue_search),
+                seconds(o.cost.contention),
+                seconds(o.cost.total)
+            );
+        }
+        s += "\n";
+    }
+    s
+}
+
+/// `levels.csv`: one row per level and operation.
+pub fn csv(r: &Report) -> String {
+    let mut s = String::from(
+        "level,op,rows,nnz,active_processes,messages_total,messages_max_sent,messages_max_recv,messages_inter_node,\
+         bytes_total,bytes_max_sent,bytes_max_recv,bytes_inter_node,byte_hops,avg_hops,max_rate,queue_search,contention,total\n",
+    );
+    for l in &r.levels {
+        for (op, o) in &l.ops {
+            let (m, b, c) = (&o.summary.messages, &o.summary.bytes, &o.cost);
+            s += &format!(
+                "{},{op},{},{},{},{},{},{},{},{},{},{},{},{},{},{:e},{:e},{:e},{:e}\n",
+                l.level,
+                l.rows,
+                l.nnz,
+                l.active_processes,
+                m.total,
+                m.max_sent,
+                m.max_recv,
+                m.inter_node,
+                b.total,
+                b.max_sent,
+                b.max_recv,
+                b.inter_node,
+                o.summary.byte_hops,
+                o.summary.avg_hops,
+                c.max_rate,
+                c.queue_search,
+                c.contention,
+                c.total
+            );
+        }
     }
     s
 }

@@ -6,6 +6,7 @@
 //! font library is needed.
 
 pub mod analysis;
+pub mod charts;
 pub mod hierarchy;
 pub mod spy;
 

@@ -1,0 +1,184 @@
+//! The analyze report: costs against an independent evaluation of
+//! MODEL.md, files written, usage errors.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use amgcomm::amg::{self, Preset};
+use amgcomm::comm;
+use amgcomm::machine::{Locality, Machine};
+use amgcomm::matrix::mtx_read;
+use amgcomm::partition::{self, CoarseRule, Partition};
+
+fn amgcomm(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_amgcomm")).args(args).output().expect("binary runs")
+}
+
+/// MODEL.md's costs written out directly from the message list: Table 1
+/// values typed in again, per-rank sums in hash maps.
+fn model_md(messages: &[(u32, u32, u64, Locality, u32)], nodes: usize, ppn: usize) -> (f64, f64, f64) {
+    let table = |loc: Locality, s: u64| -> (f64, f64) {
+        let k = if s < 500 { 0 } else if s < 8000 { 1 } else { 2 };
+        let rows = match loc {
+            Locality::Socket => [(4.4e-07, 2.2e09), (5.3e-07, 3.2e09), (1.7e-06, 6.2e09)],
+            Locality::Node => [(8.3e-07, 4.8e08), (1.2e-06, 9.6e08), (2.5e-06, 6.2e09)],
+            Locality::Network => [(2.3e-06, 1.3e09), (7.0e-06, 7.5e08), (3.0e-06, 2.9e09)],
+        };
+        rows[k]
+    };
+    let mut active: HashMap<usize, std::collections::HashSet<u32>> = HashMap::new();
+    for &(f, _, _, loc, _) in messages {
+        if loc == Locality::Network {
+            active.entry(f as usize / ppn).or_default().insert(f);
+        }
+    }
+    let mut send: HashMap<u32, f64> = HashMap::new();
+    let mut recv: HashMap<u32, f64> = HashMap::new();
+    let (mut b, mut bh) = (0.0, 0.0);
+    for &(f, t, s, loc, hops) in messages {
+        let (alpha, rb) = table(loc, s);
+        let time = if loc == Locality::Network {
+            let a = active[&(f as usize / ppn)].len() as f64;
+            let rn = if s >= 8000 { 6.6e9 } else { f64::INFINITY };
+            b += s as f64;
+            bh += (s * hops as u64) as f64;
+            alpha + a * s as f64 / rn.min(a * rb)
+        } else {
+            alpha + s as f64 / rb
+        };
+        *send.entry(f).or_default() += time;
+        *recv.entry(t).or_default() += 1.0;
+    }
+    let max_rate = send.values().copied().fold(0.0, f64::max);
+    let n = recv.values().copied().fold(0.0, f64::max);
+    let h = if b > 0.0 { bh / b } else { 0.0 };
+    let routers = nodes.div_ceil(2) as f64;
+    (max_rate, 8.4e-09 * n * n, 1.0e-10 * h * h * h * b / routers)
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()) + 1e-300
+}
+
+#[test]
+fn beam_report_costs_agree_with_an_independent_evaluation() {
+    let d = tempfile::tempdir().unwrap();
+    let (json, out) = (d.path().join("out.json"), d.path().join("report"));
+    let o = amgcomm(&[
+        "analyze",
+        "../shared/reference/beam_tet_2k.mtx.gz",
+        "--nodes",
+        "16",
+        "--ppn",
+        "16",
+        "--preset",
+        "pyamg",
+        "--json",
+        json.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(r, serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap());
+    assert_eq!(r["model"], "nodeaware+queue+contention");
+
+    // The same hierarchy and patterns in process.
+    let a = mtx_read::read(Path::new("../shared/reference/beam_tet_2k.mtx.gz")).unwrap().csr;
+    let h = amg::build(&a, &Preset::Pyamg.options(), &mut |_, _| {}).unwrap();
+    let m = Machine { nodes: 16, ppn: 16, ..Machine::bluewaters() };
+    let parts = partition::levels(&h, Partition::contiguous(a.rows(), m.ranks()), CoarseRule::Inherit);
+    let levels = comm::levels(&h, &parts, &m);
+    let report_levels = r["levels"].as_array().unwrap();
+    assert_eq!(report_levels.len(), 5);
+    let mut checked = 0;
+    for (l, level) in levels.iter().enumerate() {
+        for (pat, _) in &level.ops {
+            let msgs: Vec<_> = pat.messages.iter().map(|x| (x.from, x.to, x.bytes, x.locality, x.hops)).collect();
+            let (rate, queue, cont) = model_md(&msgs, 16, 16);
+            let c = &report_levels[l]["ops"][pat.op.name()]["cost"];
+            let got = |k: &str| c[k].as_f64().unwrap();
+            assert!(close(got("max_rate"), rate), "level {l} {:?}: {} vs {rate}", pat.op, got("max_rate"));
+            assert!(close(got("queue_search"), queue), "level {l} {:?}", pat.op);
+            assert!(close(got("contention"), cont), "level {l} {:?}", pat.op);
+            assert!(close(got("total"), rate + queue + cont));
+            assert!(rate > 0.0);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 5 + 4 + 4);
+    // levels.csv: a header and one row per level and operation.
+    let csv = std::fs::read_to_string(out.join("levels.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 13);
+    assert!(csv.starts_with("level,op,rows,nnz,active_processes,"));
+    for f in ["spmv", "spgemm", "ptap", "messages"] {
+        for ext in ["png", "svg"] {
+            let p = out.join(format!("{f}.{ext}"));
+            assert!(std::fs::metadata(&p).unwrap().len() > 5000, "{}", p.display());
+        }
+    }
+}
+
+fn usage_error(args: &[&str], needle: &str) {
+    let o = amgcomm(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(needle), "'{needle}' not in {err}");
+}
+
+#[test]
+fn usage_errors_exit_2_with_one_line() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("r");
+    let o = out.to_str().unwrap();
+    usage_error(&["analyze", "gen:poisson3d:4", "--model", "logp", "--out", o], "unknown model term 'logp'");
+    usage_error(&["analyze", "gen:poisson3d:4", "--model", "postal+maxrate", "--out", o], "two rate terms");
+    usage_error(&["analyze", "gen:poisson3d:4", "--preset", "boomer", "--out", o], "unknown preset");
+    usage_error(&["analyze", "gen:poisson3d:4", "--nodez", "4"], "unexpected argument '--nodez'");
+    let file = d.path().join("a-file");
+    std::fs::write(&file, "mine").unwrap();
+    let under = file.join("report");
+    usage_error(&["analyze", "gen:poisson3d:4", "--out", under.to_str().unwrap()], "--out");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    usage_error(&["analyze", "gen:poisson3d:4", "--nodes", "0", "--out", o], "--nodes must be at least 1");
+}
+
+#[test]
+fn machine_show_json_round_trips_through_machine_file() {
+    let o = amgcomm(&["machine", "show", "bluewaters", "--json"]);
+    assert!(o.status.success());
+    let m: Machine = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(m, Machine::bluewaters());
+    assert_eq!(m.params.network.rend.rate, 2.9e9);
+    let d = tempfile::tempdir().unwrap();
+    let mut edited = serde_json::to_value(&m).unwrap();
+    edited["name"] = "slow".into();
+    edited["params"]["gamma"] = 1e-6.into();
+    let f = d.path().join("slow.json");
+    std::fs::write(&f, edited.to_string()).unwrap();
+    let text = String::from_utf8(amgcomm(&["machine", "show", f.to_str().unwrap()]).stdout).unwrap();
+    assert!(text.contains("slow: 512 nodes x 16 ppn") && text.contains("gamma = 1.0e-6"), "{text}");
+    // The edited gamma reaches the queue-search term.
+    let json = d.path().join("r.json");
+    let run = amgcomm(&[
+        "analyze",
+        "gen:poisson3d:10",
+        "--machine",
+        f.to_str().unwrap(),
+        "--nodes",
+        "1",
+        "--ppn",
+        "4",
+        "--json",
+        json.to_str().unwrap(),
+        "--out",
+        d.path().join("out").to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let spmv = &r["levels"][0]["ops"]["spmv"];
+    let n = spmv["messages"]["max_recv"].as_f64().unwrap();
+    assert!(close(spmv["cost"]["queue_search"].as_f64().unwrap(), 1e-6 * n * n));
+}
