@@ -12,14 +12,27 @@ use amgcomm::matrix::mtx_read;
 use amgcomm::partition::{self, CoarseRule, Partition};
 
 fn amgcomm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_amgcomm")).args(args).output().expect("binary runs")
+    Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+        .args(args)
+        .output()
+        .expect("binary runs")
 }
 
 /// MODEL.md's costs written out directly from the message list: Table 1
 /// values typed in again, per-rank sums in hash maps.
-fn model_md(messages: &[(u32, u32, u64, Locality, u32)], nodes: usize, ppn: usize) -> (f64, f64, f64) {
+fn model_md(
+    messages: &[(u32, u32, u64, Locality, u32)],
+    nodes: usize,
+    ppn: usize,
+) -> (f64, f64, f64) {
     let table = |loc: Locality, s: u64| -> (f64, f64) {
-        let k = if s < 500 { 0 } else if s < 8000 { 1 } else { 2 };
+        let k = if s < 500 {
+            0
+        } else if s < 8000 {
+            1
+        } else {
+            2
+        };
         let rows = match loc {
             Locality::Socket => [(4.4e-07, 2.2e09), (5.3e-07, 3.2e09), (1.7e-06, 6.2e09)],
             Locality::Node => [(8.3e-07, 4.8e08), (1.2e-06, 9.6e08), (2.5e-06, 6.2e09)],
@@ -80,26 +93,52 @@ fn beam_report_costs_agree_with_an_independent_evaluation() {
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(r, serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap());
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(
+        r,
+        serde_json::from_str::<serde_json::Value>(
+            &std::fs::read_to_string(out.join("report.json")).unwrap()
+        )
+        .unwrap()
+    );
     assert_eq!(r["model"], "nodeaware+queue+contention");
 
     // The same hierarchy and patterns in process.
-    let a = mtx_read::read(Path::new("../shared/reference/beam_tet_2k.mtx.gz")).unwrap().csr;
+    let a = mtx_read::read(Path::new("../shared/reference/beam_tet_2k.mtx.gz"))
+        .unwrap()
+        .csr;
     let h = amg::build(&a, &Preset::Pyamg.options(), &mut |_, _| {}).unwrap();
-    let m = Machine { nodes: 16, ppn: 16, ..Machine::bluewaters() };
-    let parts = partition::levels(&h, Partition::contiguous(a.rows(), m.ranks()), CoarseRule::Inherit);
+    let m = Machine {
+        nodes: 16,
+        ppn: 16,
+        ..Machine::bluewaters()
+    };
+    let parts = partition::levels(
+        &h,
+        Partition::contiguous(a.rows(), m.ranks()),
+        CoarseRule::Inherit,
+    );
     let levels = comm::levels(&h, &parts, &m);
     let report_levels = r["levels"].as_array().unwrap();
     assert_eq!(report_levels.len(), 5);
     let mut checked = 0;
     for (l, level) in levels.iter().enumerate() {
         for (pat, _) in &level.ops {
-            let msgs: Vec<_> = pat.messages.iter().map(|x| (x.from, x.to, x.bytes, x.locality, x.hops)).collect();
+            let msgs: Vec<_> = pat
+                .messages
+                .iter()
+                .map(|x| (x.from, x.to, x.bytes, x.locality, x.hops))
+                .collect();
             let (rate, queue, cont) = model_md(&msgs, 16, 16);
             let c = &report_levels[l]["ops"][pat.op.name()]["cost"];
             let got = |k: &str| c[k].as_f64().unwrap();
-            assert!(close(got("max_rate"), rate), "level {l} {:?}: {} vs {rate}", pat.op, got("max_rate"));
+            assert!(
+                close(got("max_rate"), rate),
+                "level {l} {:?}: {} vs {rate}",
+                pat.op,
+                got("max_rate")
+            );
             assert!(close(got("queue_search"), queue), "level {l} {:?}", pat.op);
             assert!(close(got("contention"), cont), "level {l} {:?}", pat.op);
             assert!(close(got("total"), rate + queue + cont));
@@ -115,7 +154,11 @@ fn beam_report_costs_agree_with_an_independent_evaluation() {
     for f in ["spmv", "spgemm", "ptap", "messages"] {
         for ext in ["png", "svg"] {
             let p = out.join(format!("{f}.{ext}"));
-            assert!(std::fs::metadata(&p).unwrap().len() > 5000, "{}", p.display());
+            assert!(
+                std::fs::metadata(&p).unwrap().len() > 5000,
+                "{}",
+                p.display()
+            );
         }
     }
 }
@@ -133,16 +176,53 @@ fn usage_errors_exit_2_with_one_line() {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("r");
     let o = out.to_str().unwrap();
-    usage_error(&["analyze", "gen:poisson3d:4", "--model", "logp", "--out", o], "unknown model term 'logp'");
-    usage_error(&["analyze", "gen:poisson3d:4", "--model", "postal+maxrate", "--out", o], "two rate terms");
-    usage_error(&["analyze", "gen:poisson3d:4", "--preset", "boomer", "--out", o], "unknown preset");
-    usage_error(&["analyze", "gen:poisson3d:4", "--nodez", "4"], "unexpected argument '--nodez'");
+    usage_error(
+        &["analyze", "gen:poisson3d:4", "--model", "logp", "--out", o],
+        "unknown model term 'logp'",
+    );
+    usage_error(
+        &[
+            "analyze",
+            "gen:poisson3d:4",
+            "--model",
+            "postal+maxrate",
+            "--out",
+            o,
+        ],
+        "two rate terms",
+    );
+    usage_error(
+        &[
+            "analyze",
+            "gen:poisson3d:4",
+            "--preset",
+            "boomer",
+            "--out",
+            o,
+        ],
+        "unknown preset",
+    );
+    usage_error(
+        &["analyze", "gen:poisson3d:4", "--nodez", "4"],
+        "unexpected argument '--nodez'",
+    );
     let file = d.path().join("a-file");
     std::fs::write(&file, "mine").unwrap();
     let under = file.join("report");
-    usage_error(&["analyze", "gen:poisson3d:4", "--out", under.to_str().unwrap()], "--out");
+    usage_error(
+        &[
+            "analyze",
+            "gen:poisson3d:4",
+            "--out",
+            under.to_str().unwrap(),
+        ],
+        "--out",
+    );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
-    usage_error(&["analyze", "gen:poisson3d:4", "--nodes", "0", "--out", o], "--nodes must be at least 1");
+    usage_error(
+        &["analyze", "gen:poisson3d:4", "--nodes", "0", "--out", o],
+        "--nodes must be at least 1",
+    );
 }
 
 #[test]
@@ -158,8 +238,12 @@ fn machine_show_json_round_trips_through_machine_file() {
     edited["params"]["gamma"] = 1e-6.into();
     let f = d.path().join("slow.json");
     std::fs::write(&f, edited.to_string()).unwrap();
-    let text = String::from_utf8(amgcomm(&["machine", "show", f.to_str().unwrap()]).stdout).unwrap();
-    assert!(text.contains("slow: 512 nodes x 16 ppn") && text.contains("gamma = 1.0e-6"), "{text}");
+    let text =
+        String::from_utf8(amgcomm(&["machine", "show", f.to_str().unwrap()]).stdout).unwrap();
+    assert!(
+        text.contains("slow: 512 nodes x 16 ppn") && text.contains("gamma = 1.0e-6"),
+        "{text}"
+    );
     // The edited gamma reaches the queue-search term.
     let json = d.path().join("r.json");
     let run = amgcomm(&[
@@ -176,9 +260,17 @@ fn machine_show_json_round_trips_through_machine_file() {
         "--out",
         d.path().join("out").to_str().unwrap(),
     ]);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let spmv = &r["levels"][0]["ops"]["spmv"];
     let n = spmv["messages"]["max_recv"].as_f64().unwrap();
-    assert!(close(spmv["cost"]["queue_search"].as_f64().unwrap(), 1e-6 * n * n));
+    assert!(close(
+        spmv["cost"]["queue_search"].as_f64().unwrap(),
+        1e-6 * n * n
+    ));
 }

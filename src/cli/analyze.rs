@@ -119,14 +119,26 @@ fn default_out(args: &AnalyzeArgs) -> PathBuf {
     PathBuf::from("reports").join(base)
 }
 
-/// Create the output folder and check it takes files, before any long step.
-fn prepare_out(dir: &std::path::Path) -> Result<(), CliError> {
-    let bad = |e: std::io::Error| {
-        CliError::Usage(format!("--out {}: cannot write there ({e})", dir.display()))
-    };
-    std::fs::create_dir_all(dir).map_err(bad)?;
-    let probe = dir.join(format!(".amgcomm-probe-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(bad)?;
+/// Check, before any long step, that the output folder can be made and
+/// written: its nearest existing ancestor must be a writable folder. Nothing
+/// is created yet, so a run that fails later leaves no empty folder.
+fn check_out(dir: &std::path::Path) -> Result<(), CliError> {
+    let usage = |why: String| CliError::Usage(format!("--out {}: {why}", dir.display()));
+    let mut existing = dir;
+    while !existing.exists() {
+        existing = match existing.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => std::path::Path::new("."),
+        };
+    }
+    if !existing.is_dir() {
+        return Err(usage(format!(
+            "{} is a file, not a folder",
+            existing.display()
+        )));
+    }
+    let probe = existing.join(format!(".amgcomm-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| usage(format!("cannot write there ({e})")))?;
     let _ = std::fs::remove_file(probe);
     Ok(())
 }
@@ -137,7 +149,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     let m = machine(args).map_err(CliError::Usage)?;
     let o = args.amg.options().map_err(CliError::Usage)?;
     let out = args.out.clone().unwrap_or_else(|| default_out(args));
-    prepare_out(&out)?;
+    check_out(&out)?;
     let rule = if args.coarse_partition == "rebalance" {
         CoarseRule::Rebalance
     } else {
@@ -228,6 +240,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         &levels,
     );
     progress.say("writing the report".into());
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     let text = format!(
         "{}\n",
         serde_json::to_string_pretty(&rep).expect("plain structs serialise")
