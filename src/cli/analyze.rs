@@ -6,8 +6,9 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::hierarchy::AmgArgs;
+use super::hierarchy::{build_with_progress, AmgArgs};
 use super::CliError;
+use super::Progress;
 use crate::amg::levels_io;
 use crate::comm;
 use crate::machine::{Machine, Placement};
@@ -181,13 +182,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
                 .map_err(|e| e.to_string())?
                 .load(args.permute)
                 .map_err(|e| e.to_string())?;
-            let mut level_progress = |level: usize, rows: usize| {
-                progress.say(format!(
-                    "setting up level {level} ({} rows)",
-                    crate::report::spy::group(rows)
-                ))
-            };
-            let h = crate::amg::build(&mat.csr, &o, &mut level_progress)
+            let h = build_with_progress(&mat.csr, &o, &progress)
                 .map_err(|e| format!("{}: {e}", mat.name))?;
             let info = mat.info();
             (
@@ -271,24 +266,4 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         analysis::table(&rep),
         out.display()
     ))?)
-}
-
-/// A spinner on stderr with the current step; silent when stderr is not a
-/// terminal (indicatif's default).
-struct Progress(indicatif::ProgressBar);
-
-impl Progress {
-    fn new() -> Progress {
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.enable_steady_tick(std::time::Duration::from_millis(120));
-        Progress(bar)
-    }
-
-    fn say(&self, msg: String) {
-        self.0.set_message(msg);
-    }
-
-    fn done(&self) {
-        self.0.finish_and_clear();
-    }
 }

@@ -1,6 +1,5 @@
 //! `amgcomm hierarchy`: build the AMG hierarchy and print its level table.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -142,22 +141,19 @@ impl AmgArgs {
     }
 }
 
-/// Build the hierarchy with a progress line on a terminal.
-pub fn build_with_progress(a: &crate::matrix::Csr, o: &Options) -> Result<amg::Hierarchy, String> {
-    let tty = std::io::stderr().is_terminal();
-    let mut progress = |level: usize, rows: usize| {
-        if tty {
-            eprint!(
-                "\rsetting up level {level} ({} rows)   ",
-                report::spy::group(rows)
-            );
-        }
+/// Build the hierarchy, naming each level on the progress spinner.
+pub fn build_with_progress(
+    a: &crate::matrix::Csr,
+    o: &Options,
+    progress: &super::Progress,
+) -> Result<amg::Hierarchy, String> {
+    let mut step = |level: usize, rows: usize| {
+        progress.say(format!(
+            "setting up level {level} ({} rows)",
+            report::spy::group(rows)
+        ))
     };
-    let h = amg::build(a, o, &mut progress);
-    if tty {
-        eprint!("\r{:40}\r", "");
-    }
-    h
+    amg::build(a, o, &mut step)
 }
 
 pub fn run(args: &HierarchyArgs) -> Result<(), String> {
@@ -167,7 +163,9 @@ pub fn run(args: &HierarchyArgs) -> Result<(), String> {
     let m = source.load(args.permute).map_err(|e| e.to_string())?;
     let loaded = start.elapsed().as_secs_f64();
     let setup_start = Instant::now();
-    let h = build_with_progress(&m.csr, &o).map_err(|e| format!("{}: {e}", m.name))?;
+    let progress = super::Progress::new();
+    let h = build_with_progress(&m.csr, &o, &progress).map_err(|e| format!("{}: {e}", m.name))?;
+    progress.done();
     let setup = setup_start.elapsed().as_secs_f64();
     if let Some(path) = &args.json {
         let text =

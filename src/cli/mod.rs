@@ -311,3 +311,23 @@ fn generate(problem: &Problem, output: &Path, permute: Option<u64>) -> CmdResult
         start.elapsed().as_secs_f64()
     ))
 }
+
+/// A spinner on stderr with the current step; silent when stderr is not a
+/// terminal (indicatif's default).
+pub(crate) struct Progress(indicatif::ProgressBar);
+
+impl Progress {
+    pub(crate) fn new() -> Progress {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        Progress(bar)
+    }
+
+    pub(crate) fn say(&self, msg: String) {
+        self.0.set_message(msg);
+    }
+
+    pub(crate) fn done(&self) {
+        self.0.finish_and_clear();
+    }
+}
