@@ -11,7 +11,6 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::analysis::Report;
-use super::{register_fonts, ChartFormat};
 
 const SIZE: (u32, u32) = (900, 560);
 const TERM_COLORS: [RGBColor; 3] = [
@@ -45,8 +44,6 @@ fn axis_seconds(t: f64) -> String {
 
 /// Stacked per-level breakdown of one operation's modeled time.
 pub fn breakdown(path: &Path, r: &Report, op: &str) -> Result<(), String> {
-    let format = ChartFormat::of(path)?;
-    register_fonts();
     let rows: Vec<(usize, [f64; 3])> = r
         .levels
         .iter()
@@ -59,21 +56,18 @@ pub fn breakdown(path: &Path, r: &Report, op: &str) -> Result<(), String> {
             })
         })
         .collect();
-    let result = crate::output::write_atomically(path, |tmp| {
-        let drawn = match format {
-            ChartFormat::Png => draw_breakdown(
+    super::save_chart(
+        path,
+        |tmp| {
+            draw_breakdown(
                 BitMapBackend::new(tmp, SIZE).into_drawing_area(),
                 r,
                 op,
                 &rows,
-            ),
-            ChartFormat::Svg => {
-                draw_breakdown(SVGBackend::new(tmp, SIZE).into_drawing_area(), r, op, &rows)
-            }
-        };
-        drawn.map_err(std::io::Error::other)
-    });
-    result.map_err(|e| format!("cannot write {}: {e}", path.display()))
+            )
+        },
+        |tmp| draw_breakdown(SVGBackend::new(tmp, SIZE).into_drawing_area(), r, op, &rows),
+    )
 }
 
 fn draw_breakdown<DB: DrawingBackend>(
@@ -117,14 +111,7 @@ where
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(levels)
-        .x_label_formatter(&|x| {
-            let k = x.round();
-            if (x - k).abs() < 1e-6 && k >= 0.0 {
-                format!("{}", k as usize)
-            } else {
-                String::new()
-            }
-        })
+        .x_label_formatter(&level_label)
         .y_label_formatter(&|y| axis_seconds(*y))
         .x_desc("level")
         .y_desc("modeled time")
@@ -151,6 +138,28 @@ where
             .label(*name)
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
     }
+    legend(&mut chart)?;
+    root.present().map_err(err)?;
+    Ok(())
+}
+
+/// Integer levels on the x axis, nothing between them.
+fn level_label(x: &f64) -> String {
+    let k = x.round();
+    if (x - k).abs() < 1e-6 && k >= 0.0 {
+        format!("{}", k as usize)
+    } else {
+        String::new()
+    }
+}
+
+/// The legend, top right, on a light box.
+fn legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>) -> Result<(), String>
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+    CT: plotters::coord::CoordTranslate,
+{
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperRight)
@@ -158,9 +167,7 @@ where
         .border_style(BLACK.mix(0.4))
         .label_font(("sans-serif", 14))
         .draw()
-        .map_err(err)?;
-    root.present().map_err(err)?;
-    Ok(())
+        .map_err(|e| e.to_string())
 }
 
 /// A line of the messages chart: legend, colour, value of a level.
@@ -175,8 +182,6 @@ struct Counts {
 
 /// Most and mean messages a rank receives in spmv, and active ranks.
 pub fn messages(path: &Path, r: &Report) -> Result<(), String> {
-    let format = ChartFormat::of(path)?;
-    register_fonts();
     let rows: Vec<Counts> = r
         .levels
         .iter()
@@ -190,18 +195,11 @@ pub fn messages(path: &Path, r: &Report) -> Result<(), String> {
             })
         })
         .collect();
-    let result = crate::output::write_atomically(path, |tmp| {
-        let drawn = match format {
-            ChartFormat::Png => {
-                draw_messages(BitMapBackend::new(tmp, SIZE).into_drawing_area(), r, &rows)
-            }
-            ChartFormat::Svg => {
-                draw_messages(SVGBackend::new(tmp, SIZE).into_drawing_area(), r, &rows)
-            }
-        };
-        drawn.map_err(std::io::Error::other)
-    });
-    result.map_err(|e| format!("cannot write {}: {e}", path.display()))
+    super::save_chart(
+        path,
+        |tmp| draw_messages(BitMapBackend::new(tmp, SIZE).into_drawing_area(), r, &rows),
+        |tmp| draw_messages(SVGBackend::new(tmp, SIZE).into_drawing_area(), r, &rows),
+    )
 }
 
 fn draw_messages<DB: DrawingBackend>(
@@ -233,14 +231,7 @@ where
     chart
         .configure_mesh()
         .x_labels(levels)
-        .x_label_formatter(&|x| {
-            let k = x.round();
-            if (x - k).abs() < 1e-6 && k >= 0.0 {
-                format!("{}", k as usize)
-            } else {
-                String::new()
-            }
-        })
+        .x_label_formatter(&level_label)
         .y_label_formatter(&|y| format!("{}", y.round() as u64))
         .x_desc("level")
         .y_desc("count")
@@ -276,14 +267,7 @@ where
             )
             .map_err(err)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK.mix(0.4))
-        .label_font(("sans-serif", 14))
-        .draw()
-        .map_err(err)?;
+    legend(&mut chart)?;
     root.present().map_err(err)?;
     Ok(())
 }

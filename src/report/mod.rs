@@ -49,3 +49,22 @@ pub(crate) fn register_fonts() {
             .unwrap_or_else(|_| panic!("embedded DejaVu Sans Bold is a valid font"));
     });
 }
+
+/// Write a chart to `path`, PNG or SVG by its extension, atomically: `png`
+/// and `svg` draw it at a temporary path with the bitmap or SVG backend.
+pub(crate) fn save_chart<P, S>(path: &Path, png: P, svg: S) -> Result<(), String>
+where
+    P: FnOnce(&Path) -> Result<(), String>,
+    S: FnOnce(&Path) -> Result<(), String>,
+{
+    let format = ChartFormat::of(path)?;
+    register_fonts();
+    crate::output::write_atomically(path, |tmp| {
+        match format {
+            ChartFormat::Png => png(tmp),
+            ChartFormat::Svg => svg(tmp),
+        }
+        .map_err(std::io::Error::other)
+    })
+    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}

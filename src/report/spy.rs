@@ -10,7 +10,7 @@ use std::path::Path;
 use plotters::prelude::*;
 use rayon::prelude::*;
 
-use super::{register_fonts, ChartFormat};
+use super::ChartFormat;
 use crate::matrix::{Csr, Matrix};
 
 /// Nonzero counts of a `bins_r x bins_c` grid of blocks of `cell` x `cell`
@@ -55,23 +55,23 @@ pub fn draw(path: &Path, m: &Matrix) -> Result<(), String> {
     let format = ChartFormat::of(path)?;
     // SVG draws one element per cell: keep it smaller.
     let grid = bin(&m.csr, if format == ChartFormat::Svg { 200 } else { 600 });
-    register_fonts();
-    crate::output::write_atomically(path, |tmp| {
-        let result = match format {
-            ChartFormat::Png => render(
+    super::save_chart(
+        path,
+        |tmp| {
+            render(
                 BitMapBackend::new(tmp, (860, 900)).into_drawing_area(),
                 m,
                 &grid,
-            ),
-            ChartFormat::Svg => render(
+            )
+        },
+        |tmp| {
+            render(
                 SVGBackend::new(tmp, (860, 900)).into_drawing_area(),
                 m,
                 &grid,
-            ),
-        };
-        result.map_err(std::io::Error::other)
-    })
-    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            )
+        },
+    )
 }
 
 fn render<DB: DrawingBackend>(
