@@ -87,13 +87,14 @@ fn machine(args: &AnalyzeArgs) -> Result<Machine, String> {
         Some("round-robin") => m.placement = Placement::RoundRobin,
         _ => {}
     }
-    m.validate().map_err(|e| {
-        if e.contains("not divisible") {
-            format!("--ppn {}: {e}", m.ppn)
-        } else {
-            format!("machine {}: {e}", m.name)
-        }
-    })?;
+    if let Some(ppn) = args.ppn.filter(|p| p % m.sockets_per_node != 0) {
+        return Err(format!(
+            "--ppn {ppn}: not divisible by the {} sockets per node of {}",
+            m.sockets_per_node, m.name
+        ));
+    }
+    m.validate()
+        .map_err(|e| format!("machine {}: {e}", m.name))?;
     Ok(m)
 }
 
