@@ -15,6 +15,7 @@ use crate::machine::{Machine, Placement};
 use crate::matrix::source::Source;
 use crate::matrix::{Field, Info, Symmetry};
 use crate::model::Model;
+use crate::partition::methods::{self, Method, Objective};
 use crate::partition::{self, CoarseRule, Partition};
 use crate::report::{analysis, charts};
 
@@ -48,10 +49,17 @@ pub struct AnalyzeArgs {
     /// Rank placement: smp (rank r on node r / ppn) or round-robin (node r % nodes).
     #[arg(long, value_parser = ["smp", "round-robin"])]
     placement: Option<String>,
-    /// Partition file of the fine rows (one owner rank a line, as METIS
-    /// writes them); default: contiguous balanced blocks.
-    #[arg(long, value_name = "FILE")]
-    partition: Option<PathBuf>,
+    /// Partition of the fine rows: contiguous (balanced blocks),
+    /// contiguous-nnz, random, metis, metis-nodes, or a partition file (one
+    /// owner rank a line, as METIS writes them).
+    #[arg(long, default_value = "contiguous", value_name = "NAME|FILE")]
+    partition: String,
+    /// What METIS minimises: cut (edge cut) or vol (communication volume).
+    #[arg(long, default_value = "cut", value_parser = ["cut", "vol"])]
+    metis_objective: String,
+    /// Seed of --partition random.
+    #[arg(long, default_value_t = 0)]
+    partition_seed: u64,
     /// Coarse levels: inherit (a coarse row stays with its C point's owner)
     /// or rebalance (contiguous balanced on every level).
     #[arg(long, default_value = "inherit", value_parser = ["inherit", "rebalance"])]
@@ -196,9 +204,31 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         (None, None) => unreachable!("clap requires INPUT or --levels-from"),
     };
     let setup = start.elapsed().as_secs_f64();
-    let fine = match &args.partition {
-        Some(path) => Partition::read(path, info.rows, m.ranks())?,
-        None => Partition::contiguous(info.rows, m.ranks()),
+    let objective = if args.metis_objective == "vol" {
+        Objective::Vol
+    } else {
+        Objective::Cut
+    };
+    let fine = match Method::parse(&args.partition, args.partition_seed, objective) {
+        Some(method) => {
+            progress.say(format!(
+                "partitioning {} rows ({})",
+                info.rows,
+                method.name()
+            ));
+            methods::partition(&h.levels[0].a, &m, method)?
+        }
+        None => {
+            let path = std::path::Path::new(&args.partition);
+            if !path.exists() {
+                return Err(CliError::Usage(format!(
+                    "--partition {}: neither a method ({}) nor a partition file",
+                    args.partition,
+                    methods::METHODS
+                )));
+            }
+            Partition::read(path, info.rows, m.ranks())?
+        }
     };
     let parts = partition::levels(&h, fine, rule);
     progress.say(format!(
@@ -219,10 +249,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         }
     }
     let partition_json = analysis::PartitionJson {
-        fine: args
-            .partition
-            .as_ref()
-            .map_or("contiguous".into(), |p| p.display().to_string()),
+        fine: args.partition.clone(),
         coarse: args.coarse_partition.clone(),
     };
     let rep = analysis::report(

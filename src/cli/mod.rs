@@ -2,6 +2,7 @@
 
 mod analyze;
 mod hierarchy;
+mod partition;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -48,6 +49,8 @@ enum Command {
     },
     /// Per-level communication of the AMG hierarchy on a virtual machine.
     Analyze(analyze::AnalyzeArgs),
+    /// Partition a matrix's rows and write a partition file.
+    Partition(partition::PartitionArgs),
     /// Machine descriptions and their cost-model parameters.
     #[command(subcommand)]
     Machine(MachineCommand),
@@ -221,6 +224,7 @@ fn dispatch(command: Command) -> Result<(), CliError> {
         } => Ok(info(&input, json, permute, spy.as_deref())?),
         Command::Hierarchy(args) => Ok(hierarchy::run(&args)?),
         Command::Analyze(args) => analyze::run(&args),
+        Command::Partition(args) => partition::run(&args),
         Command::Machine(MachineCommand::Show { machine, json }) => {
             Ok(machine_show(&machine, json)?)
         }

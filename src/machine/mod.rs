@@ -240,6 +240,15 @@ impl Machine {
         }
     }
 
+    /// The rank at local index `local` of node `node` (inverse of
+    /// [`Machine::node_of`] and the local index).
+    pub fn rank_at(&self, node: usize, local: usize) -> usize {
+        match self.placement {
+            Placement::Smp => node * self.ppn + local,
+            Placement::RoundRobin => local * self.nodes + node,
+        }
+    }
+
     #[inline]
     pub fn socket_of(&self, rank: usize) -> usize {
         let local = match self.placement {

@@ -7,6 +7,8 @@
 //! `inherit` (a coarse row stays with the owner of its fine C point, as
 //! hypre and RAPtor do) or `rebalance` (contiguous balanced again).
 
+pub mod methods;
+
 use std::path::Path;
 
 /// Owner rank of every row.
