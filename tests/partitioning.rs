@@ -131,3 +131,87 @@ fn partition_file_from_the_cli_gives_the_same_report_as_the_method() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("neither a method"));
 }
+
+/// Issue 6's acceptance: on `gen:elasticity3d:30 --permute 1`, 64 x 16,
+/// node-aware-3 sends fewer network messages from its busiest rank than the
+/// standard exchange on every level (measured 545 -> 4 on level 0).
+#[test]
+fn node_aware_3_cuts_the_busiest_ranks_network_messages_on_every_level() {
+    use amgcomm::comm::node_aware::{combine, steps, Strategy};
+    let a = Source::parse("gen:elasticity3d:30")
+        .unwrap()
+        .load(Some(1))
+        .unwrap()
+        .csr;
+    let m = Machine {
+        nodes: 64,
+        ppn: 16,
+        ..Machine::bluewaters()
+    };
+    let h = amg::build(&a, &Preset::Hypre.options(), &mut |_, _| {}).unwrap();
+    let parts = amgcomm::partition::levels(
+        &h,
+        amgcomm::partition::Partition::contiguous(a.rows(), m.ranks()),
+        amgcomm::partition::CoarseRule::Inherit,
+    );
+    for (l, level) in h.levels.iter().enumerate() {
+        let standard = combine(
+            &steps(&level.a, None, &parts[l], &m, Strategy::Standard),
+            &m,
+        );
+        let aware = combine(
+            &steps(&level.a, None, &parts[l], &m, Strategy::NodeAware3),
+            &m,
+        );
+        if standard.max_network_sent > 0 {
+            assert!(
+                aware.max_network_sent < standard.max_network_sent,
+                "level {l}: {aware:?} vs {standard:?}"
+            );
+        }
+        // At most one message per pair of nodes crosses the network.
+        assert!(aware.network_messages <= (m.nodes * (m.nodes - 1)) as u64);
+        assert!(aware.inter_node_bytes <= standard.inter_node_bytes);
+    }
+}
+
+#[test]
+fn compare_writes_its_report_and_checks_variants() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("cmp");
+    let o = Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+        .args([
+            "compare",
+            "gen:poisson3d:16",
+            "--nodes",
+            "4",
+            "--ppn",
+            "8",
+            "--out",
+            out.to_str().unwrap(),
+            "--variants",
+            "partition=contiguous;partition=metis,strategy=node-aware-3;placement=round-robin",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("compare.json")).unwrap()).unwrap();
+    let v = r["variants"].as_array().unwrap();
+    assert_eq!(v.len(), 3);
+    assert_eq!(v[1]["name"], "partition=metis,strategy=node-aware-3");
+    assert!(v[1]["spmv_total"].as_f64().unwrap() < v[0]["spmv_total"].as_f64().unwrap());
+    assert!(std::fs::metadata(out.join("compare.png")).unwrap().len() > 10_000);
+    for (bad, needle) in [
+        ("strategy=teleport", "unknown strategy"),
+        ("colour=red", "unknown key 'colour'"),
+        ("partition=nowhere.part", "neither a method"),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+            .args(["compare", "gen:poisson3d:4", "--variants", bad])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains(needle), "{bad}");
+    }
+}

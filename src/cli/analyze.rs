@@ -36,19 +36,8 @@ pub struct AnalyzeArgs {
     /// Apply a random symmetric node permutation with this seed first.
     #[arg(long, value_name = "SEED")]
     permute: Option<u64>,
-    /// Machine: bluewaters (built in) or a JSON file with name, nodes, ppn,
-    /// sockets_per_node, nodes_per_router [, placement].
-    #[arg(long, default_value = "bluewaters", value_name = "NAME|FILE")]
-    machine: String,
-    /// Number of nodes (overrides the machine's).
-    #[arg(long)]
-    nodes: Option<usize>,
-    /// Processes per node (overrides the machine's).
-    #[arg(long)]
-    ppn: Option<usize>,
-    /// Rank placement: smp (rank r on node r / ppn) or round-robin (node r % nodes).
-    #[arg(long, value_parser = ["smp", "round-robin"])]
-    placement: Option<String>,
+    #[command(flatten)]
+    machine: MachineArgs,
     /// Partition of the fine rows: contiguous (balanced blocks),
     /// contiguous-nnz, random, metis, metis-nodes, or a partition file (one
     /// owner rank a line, as METIS writes them).
@@ -80,30 +69,52 @@ pub struct AnalyzeArgs {
     dot: Option<PathBuf>,
 }
 
-fn machine(args: &AnalyzeArgs) -> Result<Machine, String> {
-    let mut m = Machine::named_or_file(&args.machine)?;
-    if args.nodes == Some(0) {
-        return Err("--nodes must be at least 1, got 0".into());
+/// Where the ranks run: shared by `analyze` and `compare`.
+#[derive(Args, Debug)]
+pub struct MachineArgs {
+    /// Machine: bluewaters (built in) or a JSON file with name, nodes, ppn,
+    /// sockets_per_node, nodes_per_router [, placement].
+    #[arg(long, default_value = "bluewaters", value_name = "NAME|FILE")]
+    machine: String,
+    /// Number of nodes (overrides the machine's).
+    #[arg(long)]
+    nodes: Option<usize>,
+    /// Processes per node (overrides the machine's).
+    #[arg(long)]
+    ppn: Option<usize>,
+    /// Rank placement: smp (rank r on node r / ppn) or round-robin (node r % nodes).
+    #[arg(long, value_parser = ["smp", "round-robin"])]
+    placement: Option<String>,
+}
+
+impl MachineArgs {
+    /// The machine with the overrides applied and checked.
+    pub fn resolve(&self) -> Result<Machine, String> {
+        let args = self;
+        let mut m = Machine::named_or_file(&args.machine)?;
+        if args.nodes == Some(0) {
+            return Err("--nodes must be at least 1, got 0".into());
+        }
+        if args.ppn == Some(0) {
+            return Err("--ppn must be at least 1, got 0".into());
+        }
+        m.nodes = args.nodes.unwrap_or(m.nodes);
+        m.ppn = args.ppn.unwrap_or(m.ppn);
+        match args.placement.as_deref() {
+            Some("smp") => m.placement = Placement::Smp,
+            Some("round-robin") => m.placement = Placement::RoundRobin,
+            _ => {}
+        }
+        if let Some(ppn) = args.ppn.filter(|p| p % m.sockets_per_node != 0) {
+            return Err(format!(
+                "--ppn {ppn}: not divisible by the {} sockets per node of {}",
+                m.sockets_per_node, m.name
+            ));
+        }
+        m.validate()
+            .map_err(|e| format!("machine {}: {e}", m.name))?;
+        Ok(m)
     }
-    if args.ppn == Some(0) {
-        return Err("--ppn must be at least 1, got 0".into());
-    }
-    m.nodes = args.nodes.unwrap_or(m.nodes);
-    m.ppn = args.ppn.unwrap_or(m.ppn);
-    match args.placement.as_deref() {
-        Some("smp") => m.placement = Placement::Smp,
-        Some("round-robin") => m.placement = Placement::RoundRobin,
-        _ => {}
-    }
-    if let Some(ppn) = args.ppn.filter(|p| p % m.sockets_per_node != 0) {
-        return Err(format!(
-            "--ppn {ppn}: not divisible by the {} sockets per node of {}",
-            m.sockets_per_node, m.name
-        ));
-    }
-    m.validate()
-        .map_err(|e| format!("machine {}: {e}", m.name))?;
-    Ok(m)
 }
 
 /// `reports/<name>/` for a file `path/name.mtx[.gz]`, `gen:kind:n` or a
@@ -156,7 +167,7 @@ fn check_out(dir: &std::path::Path) -> Result<(), CliError> {
 pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     let start = Instant::now();
     // Everything that can be checked before the long steps is checked first.
-    let m = machine(args).map_err(CliError::Usage)?;
+    let m = args.machine.resolve().map_err(CliError::Usage)?;
     let o = args.amg.options().map_err(CliError::Usage)?;
     let out = args.out.clone().unwrap_or_else(|| default_out(args));
     check_out(&out)?;

@@ -1,6 +1,7 @@
 //! Command line: parse flags, run one stage chain, print one-line errors.
 
 mod analyze;
+mod compare;
 mod hierarchy;
 mod partition;
 
@@ -49,6 +50,8 @@ enum Command {
     },
     /// Per-level communication of the AMG hierarchy on a virtual machine.
     Analyze(analyze::AnalyzeArgs),
+    /// Several partitions, placements and communication strategies side by side.
+    Compare(compare::CompareArgs),
     /// Partition a matrix's rows and write a partition file.
     Partition(partition::PartitionArgs),
     /// Machine descriptions and their cost-model parameters.
@@ -225,6 +228,7 @@ fn dispatch(command: Command) -> Result<(), CliError> {
         Command::Hierarchy(args) => Ok(hierarchy::run(&args)?),
         Command::Analyze(args) => analyze::run(&args),
         Command::Partition(args) => partition::run(&args),
+        Command::Compare(args) => compare::run(&args),
         Command::Machine(MachineCommand::Show { machine, json }) => {
             Ok(machine_show(&machine, json)?)
         }

@@ -18,6 +18,7 @@
 //! nothing is `O(P^2)`.
 
 pub mod dot;
+pub mod node_aware;
 
 use rayon::prelude::*;
 use serde::Serialize;

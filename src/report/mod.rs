@@ -7,6 +7,7 @@
 
 pub mod analysis;
 pub mod charts;
+pub mod compare;
 pub mod hierarchy;
 pub mod spy;
 
