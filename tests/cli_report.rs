@@ -274,3 +274,59 @@ fn machine_show_json_round_trips_through_machine_file() {
         1e-6 * n * n
     ));
 }
+
+#[test]
+fn node_aware_strategy_reports_its_steps() {
+    let d = tempfile::tempdir().unwrap();
+    let json = d.path().join("r.json");
+    let o = amgcomm(&[
+        "analyze",
+        "gen:poisson3d:16",
+        "--permute",
+        "2",
+        "--nodes",
+        "4",
+        "--ppn",
+        "8",
+        "--strategy",
+        "node-aware-3",
+        "--json",
+        json.to_str().unwrap(),
+        "--out",
+        d.path().join("out").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("node-aware-3"));
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(r["strategy"], "node-aware-3");
+    for level in r["levels"].as_array().unwrap() {
+        for op in ["spmv", "spgemm"] {
+            let Some(o) = level["ops"].get(op) else {
+                continue;
+            };
+            let steps = o["steps"].as_array().unwrap();
+            let names: Vec<&str> = steps.iter().map(|s| s["name"].as_str().unwrap()).collect();
+            assert_eq!(names, ["on-node", "gather", "inter-node", "scatter"]);
+            let sum: f64 = steps
+                .iter()
+                .map(|s| s["cost"]["total"].as_f64().unwrap())
+                .sum();
+            assert!(close(o["cost"]["total"].as_f64().unwrap(), sum));
+            let messages: u64 = steps
+                .iter()
+                .map(|s| s["messages"]["total"].as_u64().unwrap())
+                .sum();
+            assert_eq!(o["messages"]["total"].as_u64().unwrap(), messages);
+            // Only the inter-node step crosses the network, once per node pair at most.
+            assert!(o["messages"]["inter_node"].as_u64().unwrap() <= 4 * 3);
+            assert_eq!(
+                steps[2]["messages"]["inter_node"],
+                o["messages"]["inter_node"]
+            );
+        }
+        assert!(level["ops"]["spmv"]["steps"].is_array());
+    }
+    let bad = amgcomm(&["analyze", "gen:poisson3d:4", "--strategy", "teleport"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -11,10 +11,15 @@ use super::CliError;
 use super::Progress;
 use crate::amg::levels_io;
 use crate::comm;
+use crate::comm::node_aware::{self, Strategy, STRATEGIES};
 use crate::machine::{Machine, Placement};
 use crate::matrix::source::Source;
 use crate::matrix::{Field, Info, Symmetry};
 use crate::model::Model;
+
+fn parse_strategy(s: &str) -> Result<Strategy, String> {
+    Strategy::parse(s).ok_or_else(|| format!("unknown strategy (known: {STRATEGIES})"))
+}
 use crate::partition::methods::{self, Method, Objective};
 use crate::partition::{self, CoarseRule, Partition};
 use crate::report::{analysis, charts};
@@ -53,6 +58,10 @@ pub struct AnalyzeArgs {
     /// or rebalance (contiguous balanced on every level).
     #[arg(long, default_value = "inherit", value_parser = ["inherit", "rebalance"])]
     coarse_partition: String,
+    /// Communication of spmv and spgemm: standard (one message per pair of
+    /// ranks), node-aware-2 or node-aware-3 (one message per pair of nodes).
+    #[arg(long, default_value = "standard", value_parser = parse_strategy)]
+    strategy: Strategy,
     /// Cost model: terms joined by '+', from postal | maxrate | nodeaware,
     /// queue | queue-measured | queue-lower, contention.
     #[arg(long, default_value = "nodeaware+queue+contention", value_parser = Model::parse)]
@@ -263,6 +272,22 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         fine: args.partition.clone(),
         coarse: args.coarse_partition.clone(),
     };
+    let node_aware: Vec<_> = if args.strategy == Strategy::Standard {
+        Vec::new()
+    } else {
+        h.levels
+            .iter()
+            .enumerate()
+            .map(|(l, level)| {
+                let spmv = node_aware::steps(&level.a, None, &parts[l], &m, args.strategy);
+                let spgemm = level
+                    .p
+                    .as_ref()
+                    .map(|p| node_aware::steps(&level.a, Some(p), &parts[l], &m, args.strategy));
+                (l, spmv, spgemm)
+            })
+            .collect()
+    };
     let rep = analysis::report(
         &args.model,
         &name,
@@ -272,6 +297,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         &h,
         &source,
         &levels,
+        args.strategy,
+        &node_aware,
     );
     progress.say("writing the report".into());
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::spy::group;
 use crate::amg::Hierarchy;
+use crate::comm::node_aware::{Step, Strategy};
 use crate::comm::{LevelComm, Summary};
 use crate::machine::Machine;
 use crate::matrix::Info;
@@ -16,6 +17,8 @@ use crate::model::{self, Cost, Model};
 #[derive(Serialize)]
 pub struct Report {
     pub model: String,
+    /// Communication strategy (standard, node-aware-2, node-aware-3).
+    pub strategy: String,
     pub matrix: MatrixJson,
     pub machine: MachineJson,
     pub partition: PartitionJson,
@@ -72,6 +75,48 @@ pub struct OpJson {
     #[serde(flatten)]
     pub summary: Summary,
     pub cost: Cost,
+    /// The steps of a node-aware strategy, each with its figures and cost
+    /// (the op's figures cover all of them; its cost is their sum).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<StepJson>,
+}
+
+#[derive(Clone, Serialize)]
+pub struct StepJson {
+    pub name: String,
+    #[serde(flatten)]
+    pub summary: Summary,
+    pub cost: Cost,
+}
+
+/// One operation made of steps: figures over all their messages, cost
+/// summed term by term.
+fn steps_json(op: crate::comm::Op, steps: &[Step], m: &Machine, model: &Model) -> OpJson {
+    let mut cost = Cost::default();
+    let mut all = Vec::new();
+    let steps: Vec<StepJson> = steps
+        .iter()
+        .map(|s| {
+            let summary = crate::comm::summarize(&s.pattern, m);
+            let c = model::cost(&s.pattern, &summary, m, model);
+            cost.max_rate += c.max_rate;
+            cost.queue_search += c.queue_search;
+            cost.contention += c.contention;
+            cost.total += c.total;
+            all.extend_from_slice(&s.pattern.messages);
+            StepJson {
+                name: s.name.to_string(),
+                summary,
+                cost: c,
+            }
+        })
+        .collect();
+    let merged = crate::comm::Pattern { op, messages: all };
+    OpJson {
+        summary: crate::comm::summarize(&merged, m),
+        cost,
+        steps,
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -84,9 +129,12 @@ pub fn report(
     h: &Hierarchy,
     hierarchy_source: &str,
     levels: &[LevelComm],
+    strategy: Strategy,
+    node_aware: &[(usize, Vec<Step>, Option<Vec<Step>>)],
 ) -> Report {
     Report {
         model: model.name(),
+        strategy: strategy.name().to_string(),
         matrix: MatrixJson {
             name: matrix_name.to_string(),
             rows: info.rows,
@@ -115,14 +163,24 @@ pub fn report(
                     .ops
                     .iter()
                     .map(|(p, summary)| {
-                        let cost = model::cost(p, summary, m, model);
-                        (
-                            p.op.name().to_string(),
-                            OpJson {
+                        let replaced =
+                            node_aware
+                                .iter()
+                                .find(|e| e.0 == l.level)
+                                .and_then(|e| match p.op {
+                                    crate::comm::Op::Spmv => Some(&e.1),
+                                    crate::comm::Op::Spgemm => e.2.as_ref(),
+                                    crate::comm::Op::Ptap => None,
+                                });
+                        let op = match replaced {
+                            Some(steps) => steps_json(p.op, steps, m, model),
+                            None => OpJson {
                                 summary: summary.clone(),
-                                cost,
+                                cost: model::cost(p, summary, m, model),
+                                steps: Vec::new(),
                             },
-                        )
+                        };
+                        (p.op.name().to_string(), op)
                     })
                     .collect(),
             })
@@ -163,10 +221,15 @@ pub fn seconds(t: f64) -> String {
 /// messages a rank receives, inter-node bytes and the modeled terms.
 pub fn table(r: &Report) -> String {
     let mut s = String::new();
+    let how = if r.strategy == "standard" {
+        r.model.clone()
+    } else {
+        format!("{}, {}", r.model, r.strategy)
+    };
     for op in ["spmv", "spgemm", "ptap"] {
         s += &format!(
             "{op} ({})\n{:>5} {:>11} {:>13} {:>6} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
-            r.model,
+            how,
             "level",
             "rows",
             "nnz",
