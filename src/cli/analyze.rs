@@ -284,7 +284,11 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
                     .p
                     .as_ref()
                     .map(|p| node_aware::steps(&level.a, Some(p), &parts[l], &m, args.strategy));
-                (l, spmv, spgemm)
+                analysis::LevelSteps {
+                    level: l,
+                    spmv,
+                    spgemm,
+                }
             })
             .collect()
     };

@@ -89,6 +89,13 @@ pub struct StepJson {
     pub cost: Cost,
 }
 
+/// The steps of a node-aware strategy on one level.
+pub struct LevelSteps {
+    pub level: usize,
+    pub spmv: Vec<Step>,
+    pub spgemm: Option<Vec<Step>>,
+}
+
 /// One operation made of steps: figures over all their messages, cost
 /// summed term by term.
 fn steps_json(op: crate::comm::Op, steps: &[Step], m: &Machine, model: &Model) -> OpJson {
@@ -130,7 +137,7 @@ pub fn report(
     hierarchy_source: &str,
     levels: &[LevelComm],
     strategy: Strategy,
-    node_aware: &[(usize, Vec<Step>, Option<Vec<Step>>)],
+    node_aware: &[LevelSteps],
 ) -> Report {
     Report {
         model: model.name(),
@@ -166,10 +173,10 @@ pub fn report(
                         let replaced =
                             node_aware
                                 .iter()
-                                .find(|e| e.0 == l.level)
+                                .find(|e| e.level == l.level)
                                 .and_then(|e| match p.op {
-                                    crate::comm::Op::Spmv => Some(&e.1),
-                                    crate::comm::Op::Spgemm => e.2.as_ref(),
+                                    crate::comm::Op::Spmv => Some(&e.spmv),
+                                    crate::comm::Op::Spgemm => e.spgemm.as_ref(),
                                     crate::comm::Op::Ptap => None,
                                 });
                         let op = match replaced {
