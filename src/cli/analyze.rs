@@ -91,9 +91,13 @@ pub struct MachineArgs {
     /// Processes per node (overrides the machine's).
     #[arg(long)]
     ppn: Option<usize>,
-    /// Rank placement: smp (rank r on node r / ppn) or round-robin (node r % nodes).
-    #[arg(long, value_parser = ["smp", "round-robin"])]
+    /// Rank placement: smp (rank r on node r / ppn), round-robin (node
+    /// r % nodes) or random (seeded by --placement-seed).
+    #[arg(long, value_parser = ["smp", "round-robin", "random"])]
     placement: Option<String>,
+    /// Seed of --placement random.
+    #[arg(long, default_value_t = 0)]
+    placement_seed: u64,
 }
 
 impl MachineArgs {
@@ -112,6 +116,11 @@ impl MachineArgs {
         match args.placement.as_deref() {
             Some("smp") => m.placement = Placement::Smp,
             Some("round-robin") => m.placement = Placement::RoundRobin,
+            Some("random") => {
+                m.placement = Placement::Random {
+                    seed: args.placement_seed,
+                }
+            }
             _ => {}
         }
         if let Some(ppn) = args.ppn.filter(|p| p % m.sockets_per_node != 0) {

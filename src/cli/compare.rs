@@ -24,7 +24,7 @@ pub struct CompareArgs {
     /// Variants separated by ';', each a ','-separated list of key=value
     /// with keys partition (contiguous, contiguous-nnz, random, metis,
     /// metis-nodes or a file), strategy (standard, node-aware-2,
-    /// node-aware-3), placement (smp, round-robin), coarse-partition
+    /// node-aware-3), placement (smp, round-robin, random), coarse-partition
     /// (inherit, rebalance). Example:
     /// "partition=contiguous;partition=metis;strategy=node-aware-3"
     #[arg(long)]
@@ -79,7 +79,8 @@ fn parse_variants(spec: &str) -> Result<Vec<Variant>, String> {
                     var.placement = Some(match val.trim() {
                         "smp" => Placement::Smp,
                         "round-robin" => Placement::RoundRobin,
-                        _ => return Err(format!("--variants: unknown placement '{val}' (known: smp, round-robin)")),
+                        "random" => Placement::Random { seed: 0 },
+                        _ => return Err(format!("--variants: unknown placement '{val}' (known: smp, round-robin, random)")),
                     })
                 }
                 "coarse-partition" => {

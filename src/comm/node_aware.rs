@@ -107,10 +107,7 @@ pub fn steps(
     };
     let needed = needed_columns(a, part);
     let node = |r: u32| m.node_of(r as usize) as u32;
-    let local = |r: u32| match m.placement {
-        crate::machine::Placement::Smp => r as usize % m.ppn,
-        crate::machine::Placement::RoundRobin => r as usize / m.nodes,
-    };
+    let local = |r: u32| m.local_of(r as usize);
     let mut on_node = Vec::new();
     let mut standard = Vec::new();
     // Inter-node triples (receiver, sender, column).
