@@ -125,6 +125,20 @@ fn partition_file_from_the_cli_gives_the_same_report_as_the_method() {
         report("metis-nodes", "b.json")
     );
     let o = Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+        .args([
+            "partition",
+            "gen:poisson3d:3",
+            "--parts",
+            "64",
+            "-o",
+            d.path().join("x.part").to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--parts 64 is larger than the 27 rows"));
+    assert!(!d.path().join("x.part").exists());
+    let o = Command::new(env!("CARGO_BIN_EXE_amgcomm"))
         .args(["analyze", "gen:poisson3d:4", "--partition", "metsi"])
         .output()
         .unwrap();

@@ -75,6 +75,14 @@ pub fn run(args: &PartitionArgs) -> Result<(), super::CliError> {
         .map_err(|e| e.to_string())?
         .load(args.permute)
         .map_err(|e| e.to_string())?;
+    if args.parts > mat.csr.rows() {
+        return Err(Usage(format!(
+            "--parts {} is larger than the {} rows of {}",
+            args.parts,
+            mat.csr.rows(),
+            mat.name
+        )));
+    }
     let start = std::time::Instant::now();
     let p = methods::partition(&mat.csr, &m, method)?;
     let seconds = start.elapsed().as_secs_f64();
