@@ -144,7 +144,7 @@ where
 }
 
 /// Integer levels on the x axis, nothing between them.
-fn level_label(x: &f64) -> String {
+pub(crate) fn level_label(x: &f64) -> String {
     let k = x.round();
     if (x - k).abs() < 1e-6 && k >= 0.0 {
         format!("{}", k as usize)
@@ -154,7 +154,7 @@ fn level_label(x: &f64) -> String {
 }
 
 /// The legend, top right, on a light box.
-fn legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>) -> Result<(), String>
+pub(crate) fn legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>) -> Result<(), String>
 where
     DB: DrawingBackend + 'a,
     DB::ErrorType: 'static,
@@ -168,6 +168,38 @@ where
         .label_font(("sans-serif", 14))
         .draw()
         .map_err(|e| e.to_string())
+}
+
+/// The coordinates of the per-level line charts: level x log scale.
+pub(crate) type LevelAxes = Cartesian2d<
+    plotters::coord::types::RangedCoordf64,
+    plotters::coord::combinators::LogCoord<f64>,
+>;
+
+/// A labelled line with round markers.
+pub(crate) fn draw_line<'a, DB>(
+    chart: &mut ChartContext<'a, DB, LevelAxes>,
+    points: Vec<(f64, f64)>,
+    color: RGBColor,
+    label: &str,
+) -> Result<(), String>
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+{
+    chart
+        .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+        .map_err(|e| e.to_string())?
+        .label(label)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+    chart
+        .draw_series(
+            points
+                .into_iter()
+                .map(|p| Circle::new(p, 4, color.filled())),
+        )
+        .map_err(|e| e.to_string())?;
+    Ok(())
 }
 
 /// A line of the messages chart: legend, colour, value of a level.
@@ -252,20 +284,7 @@ where
             .enumerate()
             .map(|(k, x)| (k as f64, value(x).max(1.0)))
             .collect();
-        chart
-            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-            .map_err(err)?
-            .label(name)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
-            });
-        chart
-            .draw_series(
-                points
-                    .into_iter()
-                    .map(|p| Circle::new(p, 4, color.filled())),
-            )
-            .map_err(err)?;
+        draw_line(&mut chart, points, color, name)?;
     }
     legend(&mut chart)?;
     root.present().map_err(err)?;

@@ -169,13 +169,7 @@ where
         chart
             .configure_mesh()
             .x_labels(levels)
-            .x_label_formatter(&|x| {
-                if (x - x.round()).abs() < 1e-6 && *x >= 0.0 {
-                    format!("{}", x.round() as usize)
-                } else {
-                    String::new()
-                }
-            })
+            .x_label_formatter(&super::charts::level_label)
             .y_label_formatter(&|y| {
                 if unit == "seconds" {
                     seconds(*y)
@@ -195,29 +189,9 @@ where
                 .iter()
                 .map(|l| (l.level as f64, pick(l).max(lo)))
                 .collect();
-            chart
-                .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-                .map_err(err)?
-                .label(v.name.as_str())
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
-                });
-            chart
-                .draw_series(
-                    points
-                        .into_iter()
-                        .map(|p| Circle::new(p, 4, color.filled())),
-                )
-                .map_err(err)?;
+            super::charts::draw_line(&mut chart, points, color, &v.name)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.9))
-            .border_style(BLACK.mix(0.4))
-            .label_font(("sans-serif", 12))
-            .draw()
-            .map_err(err)?;
+        super::charts::legend(&mut chart)?;
     }
     root.present().map_err(err)?;
     Ok(())
