@@ -194,6 +194,16 @@ pub fn build(
     o: &Options,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Hierarchy, String> {
+    build_owned(a.clone(), o, progress)
+}
+
+/// [`build`] taking the matrix over: its arrays become level 0's without a
+/// copy, so the fine matrix is held once.
+pub fn build_owned(
+    a: Csr,
+    o: &Options,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Hierarchy, String> {
     if a.rows() != a.cols() {
         return Err(format!(
             "AMG needs a square matrix, this one is {} x {}",
@@ -217,16 +227,16 @@ pub fn build(
         return Err("max_levels must be at least 1".into());
     }
     let mut levels = Vec::new();
-    let mut current = RawCsr::from_csr(a);
+    let mut current = RawCsr::from_csr_owned(a);
     loop {
         progress(levels.len(), current.nrows);
-        let last = |current: &RawCsr| Level {
-            a: current.to_csr(),
+        let last = |current: RawCsr| Level {
+            a: current.into_csr(),
             p: None,
             coarse_points: Vec::new(),
         };
         if levels.len() + 1 >= o.max_levels || current.nrows <= o.max_coarse {
-            levels.push(last(&current));
+            levels.push(last(current));
             break;
         }
         let c = strength::strength(&current, &o.strength);
@@ -246,7 +256,7 @@ pub fn build(
             .collect();
         if coarse_points.is_empty() || coarse_points.len() == splitting.len() {
             // Coarsening stalled.
-            levels.push(last(&current));
+            levels.push(last(current));
             break;
         }
         let mut p = match o.interpolation {
@@ -261,7 +271,7 @@ pub fn build(
         }
         let next = rap::galerkin(&current, &p);
         levels.push(Level {
-            a: current.to_csr(),
+            a: current.into_csr(),
             p: Some(p.to_csr()),
             coarse_points,
         });

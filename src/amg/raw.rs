@@ -31,6 +31,34 @@ impl RawCsr {
         }
     }
 
+    /// Take over the arrays of a CSR matrix without copying them.
+    pub fn from_csr_owned(a: Csr) -> RawCsr {
+        let (nrows, ncols) = (a.rows(), a.cols());
+        let (indptr, indices, data) = a.into_raw_storage();
+        RawCsr {
+            nrows,
+            ncols,
+            indptr,
+            indices,
+            data,
+        }
+    }
+
+    /// The pipeline's CSR type, moving the arrays when the rows are already
+    /// sorted (always so for the input level) and sorting a copy otherwise.
+    pub fn into_csr(self) -> Csr {
+        if !self.is_canonical() {
+            return self.to_csr();
+        }
+        Csr::try_new(
+            (self.nrows, self.ncols),
+            self.indptr,
+            self.indices,
+            self.data,
+        )
+        .unwrap_or_else(|(_, _, _, e)| panic!("internal error: canonical rows rejected: {e}"))
+    }
+
     pub fn nnz(&self) -> usize {
         self.indices.len()
     }

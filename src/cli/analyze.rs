@@ -220,9 +220,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
                 .map_err(|e| e.to_string())?
                 .load(args.permute)
                 .map_err(|e| e.to_string())?;
-            let h = build_with_progress(&mat.csr, &o, &progress)
-                .map_err(|e| format!("{}: {e}", mat.name))?;
             let info = mat.info();
+            let h = build_with_progress(mat.csr, &o, &progress)
+                .map_err(|e| format!("{}: {e}", mat.name))?;
             (
                 mat.name,
                 info,

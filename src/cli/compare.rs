@@ -130,8 +130,9 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
         .map_err(|e| e.to_string())?
         .load(args.permute)
         .map_err(|e| e.to_string())?;
+    let matrix_name = mat.name.clone();
     let h =
-        build_with_progress(&mat.csr, &o, &progress).map_err(|e| format!("{}: {e}", mat.name))?;
+        build_with_progress(mat.csr, &o, &progress).map_err(|e| format!("{matrix_name}: {e}"))?;
     let mut reports = Vec::new();
     for v in &variants {
         progress.say(format!("variant {}", v.name));
@@ -143,7 +144,7 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
             Some(method) => methods::partition(&h.levels[0].a, &m, method)?,
             None => Partition::read(
                 std::path::Path::new(&v.partition),
-                mat.csr.rows(),
+                h.levels[0].a.rows(),
                 m.ranks(),
             )?,
         };
@@ -187,7 +188,7 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
         });
     }
     let r = CompareReport {
-        matrix: mat.name.clone(),
+        matrix: matrix_name,
         machine: base.name.clone(),
         nodes: base.nodes,
         ppn: base.ppn,

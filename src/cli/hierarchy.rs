@@ -141,9 +141,10 @@ impl AmgArgs {
     }
 }
 
-/// Build the hierarchy, naming each level on the progress spinner.
+/// Build the hierarchy (taking the matrix over), naming each level on the
+/// progress spinner.
 pub fn build_with_progress(
-    a: &crate::matrix::Csr,
+    a: crate::matrix::Csr,
     o: &Options,
     progress: &super::Progress,
 ) -> Result<amg::Hierarchy, String> {
@@ -153,7 +154,7 @@ pub fn build_with_progress(
             report::spy::group(rows)
         ))
     };
-    amg::build(a, o, &mut step)
+    amg::build_owned(a, o, &mut step)
 }
 
 pub fn run(args: &HierarchyArgs) -> Result<(), String> {
@@ -164,7 +165,8 @@ pub fn run(args: &HierarchyArgs) -> Result<(), String> {
     let loaded = start.elapsed().as_secs_f64();
     let setup_start = Instant::now();
     let progress = super::Progress::new();
-    let h = build_with_progress(&m.csr, &o, &progress).map_err(|e| format!("{}: {e}", m.name))?;
+    let name = m.name.clone();
+    let h = build_with_progress(m.csr, &o, &progress).map_err(|e| format!("{name}: {e}"))?;
     progress.done();
     let setup = setup_start.elapsed().as_secs_f64();
     if let Some(path) = &args.json {
