@@ -269,6 +269,9 @@ pub fn build_owned(
         if o.p_max_elmts > 0 || o.trunc_factor > 0.0 {
             p = interp::truncate(&p, o.trunc_factor, o.p_max_elmts);
         }
+        // The strength matrix is done with: free it before the product,
+        // the setup's memory peak.
+        drop(c);
         let next = rap::galerkin(&current, &p);
         levels.push(Level {
             a: current.into_csr(),
