@@ -161,7 +161,7 @@ fn default_out(args: &AnalyzeArgs) -> PathBuf {
 /// Check, before any long step, that the output folder can be made and
 /// written: its nearest existing ancestor must be a writable folder. Nothing
 /// is created yet, so a run that fails later leaves no empty folder.
-fn check_out(dir: &std::path::Path) -> Result<(), CliError> {
+pub(crate) fn check_out(dir: &std::path::Path) -> Result<(), CliError> {
     let usage = |why: String| CliError::Usage(format!("--out {}: {why}", dir.display()));
     let mut existing = dir;
     while !existing.exists() {

@@ -109,6 +109,7 @@ pub fn run(args: &CompareArgs) -> Result<(), CliError> {
     let variants = parse_variants(&args.variants).map_err(CliError::Usage)?;
     let base = args.machine.resolve().map_err(CliError::Usage)?;
     let o = args.amg.options().map_err(CliError::Usage)?;
+    super::analyze::check_out(&args.out)?;
     let objective = if args.metis_objective == "vol" {
         Objective::Vol
     } else {
