@@ -330,3 +330,52 @@ fn node_aware_strategy_reports_its_steps() {
     let bad = amgcomm(&["analyze", "gen:poisson3d:4", "--strategy", "teleport"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn timings_on_request_only() {
+    let d = tempfile::tempdir().unwrap();
+    let (a, b) = (d.path().join("a.json"), d.path().join("b.json"));
+    let out = d.path().join("out");
+    let o = amgcomm(&[
+        "analyze",
+        "gen:poisson3d:10",
+        "--nodes",
+        "2",
+        "--timings",
+        "--json",
+        a.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("timings: input") && err.contains("extraction"),
+        "{err}"
+    );
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
+    let t = r["timings"].as_object().unwrap();
+    for stage in [
+        "input",
+        "hierarchy",
+        "partition",
+        "extraction",
+        "model",
+        "charts and csv",
+    ] {
+        assert!(t[stage].as_f64().unwrap() >= 0.0, "{stage}");
+    }
+    let o = amgcomm(&[
+        "analyze",
+        "gen:poisson3d:10",
+        "--nodes",
+        "2",
+        "--json",
+        b.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&b).unwrap()).unwrap();
+    assert!(r.get("timings").is_none());
+}

@@ -70,6 +70,9 @@ pub struct AnalyzeArgs {
     /// default reports/<matrix name>/.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Print the wall time of each stage on stderr and add it to the JSON.
+    #[arg(long)]
+    timings: bool,
     /// Also write the report JSON to this file.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -184,6 +187,7 @@ pub(crate) fn check_out(dir: &std::path::Path) -> Result<(), CliError> {
 
 pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     let start = Instant::now();
+    let mut stages = Stages(Vec::new(), Instant::now());
     // Everything that can be checked before the long steps is checked first.
     let m = args.machine.resolve().map_err(CliError::Usage)?;
     let o = args.amg.options().map_err(CliError::Usage)?;
@@ -199,6 +203,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         (Some(dir), _) => {
             progress.say(format!("reading levels from {}", dir.display()));
             let h = levels_io::load_levels(dir)?;
+            stages.lap("input");
             let a = &h.levels[0].a;
             let info = Info {
                 rows: a.rows(),
@@ -221,6 +226,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
                 .load(args.permute)
                 .map_err(|e| e.to_string())?;
             let info = mat.info();
+            stages.lap("input");
             let h = build_with_progress(mat.csr, &o, &progress)
                 .map_err(|e| format!("{}: {e}", mat.name))?;
             (
@@ -232,6 +238,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         }
         (None, None) => unreachable!("clap requires INPUT or --levels-from"),
     };
+    stages.lap("hierarchy");
     let setup = start.elapsed().as_secs_f64();
     let objective = if args.metis_objective == "vol" {
         Objective::Vol
@@ -265,6 +272,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         h.levels.len(),
         m.ranks()
     ));
+    stages.lap("partition");
     let extract = Instant::now();
     let levels = comm::levels(&h, &parts, &m);
     let extract = extract.elapsed().as_secs_f64();
@@ -301,7 +309,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
             })
             .collect()
     };
-    let rep = analysis::report(
+    stages.lap("extraction");
+    let mut rep = analysis::report(
         &args.model,
         &name,
         &info,
@@ -313,26 +322,43 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         args.strategy,
         &node_aware,
     );
+    stages.lap("model");
     progress.say("writing the report".into());
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-    let text = format!(
-        "{}\n",
-        serde_json::to_string_pretty(&rep).expect("plain structs serialise")
-    );
     let write = |path: PathBuf, content: &str| {
         crate::output::write_atomically(&path, |tmp| std::fs::write(tmp, content))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))
     };
-    write(out.join("report.json"), &text)?;
-    if let Some(path) = &args.json {
-        write(path.clone(), &text)?;
-    }
     write(out.join("levels.csv"), &analysis::csv(&rep))?;
     for ext in ["png", "svg"] {
         for op in ["spmv", "spgemm", "ptap"] {
             charts::breakdown(&out.join(format!("{op}.{ext}")), &rep, op)?;
         }
         charts::messages(&out.join(format!("messages.{ext}")), &rep)?;
+    }
+    stages.lap("charts and csv");
+    if args.timings {
+        rep.timings = Some(stages.0.iter().map(|(k, v)| (k.to_string(), *v)).collect());
+        let line: Vec<String> = stages
+            .0
+            .iter()
+            .map(|(k, v)| format!("{k} {v:.2} s"))
+            .collect();
+        progress.done();
+        eprintln!(
+            "timings: {} (total {:.2} s)",
+            line.join(", "),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    // The JSON last, so that its timings cover everything before it.
+    let text = format!(
+        "{}\n",
+        serde_json::to_string_pretty(&rep).expect("plain structs serialise")
+    );
+    write(out.join("report.json"), &text)?;
+    if let Some(path) = &args.json {
+        write(path.clone(), &text)?;
     }
     progress.done();
     Ok(super::emit(&format!(
@@ -345,4 +371,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
         analysis::table(&rep),
         out.display()
     ))?)
+}
+
+/// Wall time of each stage, in order.
+struct Stages(Vec<(&'static str, f64)>, Instant);
+
+impl Stages {
+    /// Close the current stage under `name` and start the next.
+    fn lap(&mut self, name: &'static str) {
+        self.0.push((name, self.1.elapsed().as_secs_f64()));
+        self.1 = Instant::now();
+    }
 }

@@ -16,6 +16,9 @@ use crate::model::{self, Cost, Model};
 
 #[derive(Serialize)]
 pub struct Report {
+    /// Wall seconds per stage (`analyze --timings`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timings: Option<BTreeMap<String, f64>>,
     pub model: String,
     /// Communication strategy (standard, node-aware-2, node-aware-3).
     pub strategy: String,
@@ -140,6 +143,7 @@ pub fn report(
     node_aware: &[LevelSteps],
 ) -> Report {
     Report {
+        timings: None,
         model: model.name(),
         strategy: strategy.name().to_string(),
         matrix: MatrixJson {
