@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Paper-scale benchmark (issue 8): one line per figure.
+#   1. amgcomm analyze end to end against PyAMG's ruge_stuben_solver setup
+#      alone (when PyAMG is installed), time and peak memory, n=40 and n=65;
+#   2. scaling with nonzeros: analyze at --n 20 30 40 50 65, fit t ~ nnz^k
+#      and peak ~ nnz^k;
+#   3. scaling with ranks: n=40 at 64, 512 and 4096 nodes (ppn 16),
+#      extraction + model time;
+#   4. both cores: read, hierarchy and extraction with RAYON_NUM_THREADS=1
+#      against 2.
+# Runs are sequential so that they do not compete; peak memory is
+# /usr/bin/time's maximum resident set.
+#
+#   scripts/bench.sh [quick]      # quick: n up to 40, no n=65 PyAMG run
+set -euo pipefail
+cd "$(dirname "$0")/.."
+QUICK=${1:-}
+cargo build --release --quiet --bin amgcomm --example read_bench
+BIN=target/release/amgcomm
+DATA=bench-data
+mkdir -p "$DATA"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+echo "amgcomm benchmark, $(nproc) cores, $(date -u +%Y-%m-%d)"
+
+peak() { awk '/Maximum resident/ {printf "%.3f", $6 / 1048576}' "$1"; }
+wall() { awk '/Elapsed \(wall clock\)/ {n = split($NF, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.2f", s}' "$1"; }
+# Seconds of one --timings stage ("timings: input 0.40 s, hierarchy 12.0 s, ...").
+stage() { sed -n 's/.*timings: //p' "$2" | sed 's/ (total.*//' | tr ',' '\n' | awk -v k="$1" '{v = $NF == "s" ? $(NF-1) : ""; sub(/ [0-9.]+ s.*$/, ""); gsub(/^ +/, ""); if ($0 == k) print v}' | head -1; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+
+# analyze N NODES [threads]: wall, peak and stages in $TMP/err, $TMP/time.
+analyze() {
+  RAYON_NUM_THREADS=${3:-2} /usr/bin/time -v "$BIN" analyze "gen:elasticity3d:$1" --nodes "$2" --ppn 16 \
+    --preset pyamg --timings --json "$TMP/r.json" --out "$TMP/out" > /dev/null 2> "$TMP/err"
+  cp "$TMP/err" "$TMP/time"
+}
+nnz() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['matrix']['nnz'])" "$TMP/r.json" 2>/dev/null \
+  || sed -n 's/.*"nnz": \([0-9]*\).*/\1/p' "$TMP/r.json" | head -1; }
+
+# 1. Against PyAMG.
+if python3 -c "import pyamg, scipy" 2>/dev/null; then
+  sizes="40"; [ -z "$QUICK" ] && sizes="40 65"
+  for n in $sizes; do
+    f="$DATA/elasticity3d_$n.mtx"
+    [ -f "$f" ] || "$BIN" generate elasticity3d --n "$n" -o "$f" > /dev/null
+    /usr/bin/time -v python3 - "$f" > "$TMP/py.out" 2> "$TMP/py.time" <<'PY'
+import os, sys, time, scipy.io, pyamg
+A = scipy.io.mmread(sys.argv[1]).tocsr()
+saved = os.dup(1); os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+t = time.perf_counter(); pyamg.ruge_stuben_solver(A, max_coarse=10, max_levels=30); dt = time.perf_counter() - t
+os.dup2(saved, 1); print(f"{dt:.2f}")
+PY
+    analyze "$n" 512
+    t_am=$(wall "$TMP/time"); t_py=$(cat "$TMP/py.out")
+    echo "n=$n analyze end to end (pyamg preset, 512 x 16): $t_am s, peak $(peak "$TMP/time") GiB; PyAMG setup alone: $t_py s, peak $(peak "$TMP/py.time") GiB; amgcomm/PyAMG time $(ratio "$t_am" "$t_py")"
+  done
+else
+  echo "PyAMG not installed (pip install pyamg scipy): PyAMG comparison skipped"
+fi
+
+# 2. Scaling with nonzeros.
+sizes="20 30 40 50 65"; [ -n "$QUICK" ] && sizes="10 20 30 40"
+: > "$TMP/fit"
+for n in $sizes; do
+  analyze "$n" 512
+  echo "$(nnz) $(wall "$TMP/time") $(peak "$TMP/time")" >> "$TMP/fit"
+  echo "n=$n: nnz $(nnz), $(wall "$TMP/time") s, peak $(peak "$TMP/time") GiB"
+done
+awk '{x = log($1); for (k = 2; k <= 3; k++) { y[k] = log($k); sx[k] += x; sy[k] += y[k]; sxx[k] += x * x; sxy[k] += x * y[k] } n++}
+     END {for (k = 2; k <= 3; k++) { b = (n * sxy[k] - sx[k] * sy[k]) / (n * sxx[k] - sx[k] * sx[k]); printf "%s ~ nnz^%.2f\n", k == 2 ? "time" : "peak memory", b } }' "$TMP/fit"
+
+# 3. Scaling with ranks (n=40): extraction + model.
+base=""
+for nodes in 64 512 4096; do
+  analyze 40 "$nodes"
+  t=$(awk -v a="$(stage extraction "$TMP/err")" -v b="$(stage model "$TMP/err")" 'BEGIN {printf "%.3f", a + b}')
+  [ -z "$base" ] && base=$t
+  echo "n=40 on $nodes nodes x 16: extraction + model $t s ($(ratio "$t" "$base")x the 64-node time)"
+done
+
+# 4. One thread against two.
+f="$DATA/elasticity3d_40.mtx"
+[ -f "$f" ] || "$BIN" generate elasticity3d --n 40 -o "$f" > /dev/null
+r1=$(RAYON_NUM_THREADS=1 target/release/examples/read_bench "$f" 3 | awk '{print $2}')
+r2=$(RAYON_NUM_THREADS=2 target/release/examples/read_bench "$f" 3 | awk '{print $2}')
+echo "read n=40: 1 thread $r1 s, 2 threads $r2 s, speedup $(ratio "$r1" "$r2")"
+analyze 40 512 1
+h1=$(stage hierarchy "$TMP/err"); e1=$(stage extraction "$TMP/err")
+analyze 40 512 2
+h2=$(stage hierarchy "$TMP/err"); e2=$(stage extraction "$TMP/err")
+echo "hierarchy n=40: 1 thread $h1 s, 2 threads $h2 s, speedup $(ratio "$h1" "$h2")"
+echo "extraction n=40 (8192 ranks): 1 thread $e1 s, 2 threads $e2 s, speedup $(ratio "$e1" "$e2")"
