@@ -134,44 +134,27 @@ pub fn spmv_spgemm(
     m: &Machine,
 ) -> (Pattern, Option<Pattern>) {
     assert_eq!(a.rows(), part.owner.len());
-    let rows = part.rows_of_ranks();
-    let owner = &part.owner;
-    let a_ptr = a.indptr();
-    let a_ptr = a_ptr.raw_storage();
     let p_row_nnz = |j: usize| {
         p.map_or(0, |p| {
             p.indptr().raw_storage()[j + 1] - p.indptr().raw_storage()[j]
         }) as u64
     };
-    // Per receiving rank: (sender, spmv bytes, spgemm bytes).
-    let per_rank: Vec<Vec<(u32, u64, u64)>> = (0..part.ranks)
+    // Per receiving rank: (sender, spmv bytes, spgemm bytes), from the
+    // (sender, column) pairs sorted by sender.
+    let per_rank: Vec<Vec<(u32, u64, u64)>> = node_aware::needed_columns(a, part)
         .into_par_iter()
-        .map_init(
-            || (vec![u32::MAX; a.cols()], Vec::<(u32, u32)>::new()),
-            |(stamp, needed), r| {
-                needed.clear();
-                for &i in &rows[r] {
-                    for &j in &a.indices()[a_ptr[i as usize]..a_ptr[i as usize + 1]] {
-                        let q = owner[j as usize];
-                        if q as usize != r && stamp[j as usize] != r as u32 {
-                            stamp[j as usize] = r as u32;
-                            needed.push((q, j));
-                        }
-                    }
+        .map(|needed| {
+            let mut out: Vec<(u32, u64, u64)> = Vec::new();
+            for (q, j) in needed {
+                if out.last().is_none_or(|l| l.0 != q) {
+                    out.push((q, 0, 0));
                 }
-                needed.sort_unstable();
-                let mut out: Vec<(u32, u64, u64)> = Vec::new();
-                for &(q, j) in needed.iter() {
-                    if out.last().is_none_or(|l| l.0 != q) {
-                        out.push((q, 0, 0));
-                    }
-                    let last = out.last_mut().unwrap();
-                    last.1 += 8;
-                    last.2 += 4 + 12 * p_row_nnz(j as usize);
-                }
-                out
-            },
-        )
+                let last = out.last_mut().expect("pushed above");
+                last.1 += 8;
+                last.2 += 4 + 12 * p_row_nnz(j as usize);
+            }
+            out
+        })
         .collect();
     let spmv: Vec<(u32, u32, u64)> = per_rank
         .iter()
