@@ -146,11 +146,9 @@ fn default_out(args: &AnalyzeArgs) -> PathBuf {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "levels".into()),
-        (None, Some(input)) => {
-            let name = input.rsplit('/').next().unwrap_or(input);
-            let name = name.trim_end_matches(".gz").trim_end_matches(".mtx");
-            name.replace("gen:", "").replace(':', "_")
-        }
+        (None, Some(input)) => crate::report::base_name(input)
+            .replace("gen:", "")
+            .replace(':', "_"),
         (None, None) => "report".into(),
     };
     let base = if args.permute.is_some() {

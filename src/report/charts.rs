@@ -23,8 +23,7 @@ const TERM_COLORS: [RGBColor; 3] = [
 /// the title on one line.
 fn title(r: &Report, what: &str) -> String {
     let m = &r.machine.machine;
-    let name = r.matrix.name.rsplit('/').next().unwrap_or(&r.matrix.name);
-    let name = name.trim_end_matches(".gz").trim_end_matches(".mtx");
+    let name = super::base_name(&r.matrix.name);
     format!("{name}: {what}, {} {} x {}", m.name, m.nodes, m.ppn)
 }
 

@@ -14,6 +14,13 @@ pub mod spy;
 use std::path::Path;
 use std::sync::Once;
 
+/// "path/beam_tet_2k.mtx.gz" -> "beam_tet_2k": a matrix's name without
+/// folders and Matrix Market extensions, for titles and folder names.
+pub fn base_name(name: &str) -> &str {
+    let name = name.rsplit('/').next().unwrap_or(name);
+    name.trim_end_matches(".gz").trim_end_matches(".mtx")
+}
+
 /// Chart file formats, by extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChartFormat {
