@@ -63,7 +63,7 @@ pub fn load_levels(dir: &Path) -> Result<Hierarchy, String> {
         if !path.exists() {
             return Ok(None);
         }
-        mtx_read::read(&path)
+        mtx_read::read_with(&path, mtx_read::Values::Any)
             .map(|m| Some(m.csr))
             .map_err(|e| e.to_string())
     };

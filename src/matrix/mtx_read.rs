@@ -96,7 +96,23 @@ struct Header {
 }
 
 /// Read a `.mtx` or gzip-compressed `.mtx.gz` file (detected by content).
+/// Values must be finite.
 pub fn read(path: &Path) -> Result<Matrix, ReadError> {
+    read_with(path, Values::Finite)
+}
+
+/// Which values a file may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Values {
+    /// Inputs: `inf` and `nan` are refused.
+    Finite,
+    /// Saved hierarchies: PyAMG's classical interpolation can divide by
+    /// zero, and `--save-levels` writes those weights as `inf`/`NaN`.
+    Any,
+}
+
+/// [`read`], with the value rule chosen.
+pub fn read_with(path: &Path, values: Values) -> Result<Matrix, ReadError> {
     let name = path.display().to_string();
     let err = |kind| ReadError {
         path: name.clone(),
@@ -120,9 +136,9 @@ pub fn read(path: &Path) -> Result<Matrix, ReadError> {
     let parsed = if map.starts_with(&[0x1f, 0x8b]) {
         let bytes = gunzip(&map).map_err(err)?;
         drop(map);
-        parse_entries(&bytes, &name)?
+        parse_entries(&bytes, &name, values)?
     } else {
-        let parsed = parse_entries(&map, &name)?;
+        let parsed = parse_entries(&map, &name, values)?;
         drop(map);
         parsed
     };
@@ -158,7 +174,7 @@ fn gunzip(compressed: &[u8]) -> Result<Vec<u8>, ErrorKind> {
 
 /// Parse a whole Matrix Market file held in memory; `name` is used in errors.
 pub fn parse(bytes: &[u8], name: &str) -> Result<Matrix, ReadError> {
-    Ok(parse_entries(bytes, name)?.assemble(name))
+    Ok(parse_entries(bytes, name, Values::Finite)?.assemble(name))
 }
 
 /// The checked entries of a file, not yet assembled.
@@ -180,7 +196,7 @@ impl Parsed {
     }
 }
 
-fn parse_entries(bytes: &[u8], name: &str) -> Result<Parsed, ReadError> {
+fn parse_entries(bytes: &[u8], name: &str, values: Values) -> Result<Parsed, ReadError> {
     let fail = |line: Option<usize>, kind| ReadError {
         path: name.to_string(),
         line,
@@ -201,7 +217,7 @@ fn parse_entries(bytes: &[u8], name: &str) -> Result<Parsed, ReadError> {
             let parsed: Vec<Result<Triplets, (usize, String)>> = ranges
                 .par_iter()
                 .map(|r| {
-                    parse_coordinate(&body[r.clone()], &header)
+                    parse_coordinate(&body[r.clone()], &header, values)
                         .map_err(|(off, msg)| (r.start + off, msg))
                 })
                 .collect();
@@ -225,7 +241,7 @@ fn parse_entries(bytes: &[u8], name: &str) -> Result<Parsed, ReadError> {
             let parsed: Vec<Result<Vec<f64>, (usize, String)>> = ranges
                 .par_iter()
                 .map(|r| {
-                    parse_array(&body[r.clone()], header.field)
+                    parse_array(&body[r.clone()], header.field, values)
                         .map_err(|(off, msg)| (r.start + off, msg))
                 })
                 .collect();
@@ -508,7 +524,7 @@ fn parse_index(s: &[u8], pos: &mut usize) -> Option<u64> {
 /// Parse a real (or integer) value at `*pos`, followed by whitespace or the
 /// end of the chunk.
 #[inline]
-fn parse_value(s: &[u8], pos: &mut usize, field: Field) -> Result<f64, String> {
+fn parse_value(s: &[u8], pos: &mut usize, field: Field, values: Values) -> Result<f64, String> {
     let start = *pos;
     let bad = || format!("value {} is not a number", token_at(s, start));
     let (v, n) = match field {
@@ -536,7 +552,7 @@ fn parse_value(s: &[u8], pos: &mut usize, field: Field) -> Result<f64, String> {
     if end < s.len() && !s[end].is_ascii_whitespace() {
         return Err(bad());
     }
-    if !v.is_finite() {
+    if !v.is_finite() && values == Values::Finite {
         return Err(format!(
             "value {} is not a finite number",
             token_at(s, start)
@@ -566,7 +582,7 @@ fn end_of_line(s: &[u8], pos: &mut usize) -> Result<(), String> {
 
 /// Parse coordinate lines `I J [V]` of one chunk into 0-based triplets.
 /// Errors are (offset in chunk, message).
-fn parse_coordinate(s: &[u8], h: &Header) -> Result<Triplets, (usize, String)> {
+fn parse_coordinate(s: &[u8], h: &Header, values: Values) -> Result<Triplets, (usize, String)> {
     // One entry a line: counting lines first (memchr, ~10 GB/s) spares the
     // reallocations of growing vectors.
     let lines = memchr::memchr_iter(b'\n', s).count() + 1;
@@ -597,7 +613,7 @@ fn parse_coordinate(s: &[u8], h: &Header) -> Result<Triplets, (usize, String)> {
             if pos >= s.len() || s[pos] == b'\n' {
                 return Err(fail("missing value: expected 'ROW COL VALUE'".into()));
             }
-            parse_value(s, &mut pos, h.field).map_err(fail)?
+            parse_value(s, &mut pos, h.field, values).map_err(fail)?
         };
         if h.symmetry == Symmetry::SkewSymmetric && row == col {
             return Err(fail(format!(
@@ -633,7 +649,7 @@ fn index(s: &[u8], pos: &mut usize, what: &str, n: usize) -> Result<u32, String>
 }
 
 /// Parse the values of an array chunk (any number per line).
-fn parse_array(s: &[u8], field: Field) -> Result<Vec<f64>, (usize, String)> {
+fn parse_array(s: &[u8], field: Field, values: Values) -> Result<Vec<f64>, (usize, String)> {
     let mut out = Vec::with_capacity(s.len() / 24);
     let mut pos = 0;
     let mut line = 0;
@@ -647,7 +663,7 @@ fn parse_array(s: &[u8], field: Field) -> Result<Vec<f64>, (usize, String)> {
         } else if b == b'%' {
             pos = memchr::memchr(b'\n', &s[pos..]).map_or(s.len(), |k| pos + k);
         } else {
-            out.push(parse_value(s, &mut pos, field).map_err(|m| (line, m))?);
+            out.push(parse_value(s, &mut pos, field, values).map_err(|m| (line, m))?);
         }
     }
     Ok(out)
