@@ -20,11 +20,13 @@
 pub mod dot;
 pub mod node_aware;
 
+use std::collections::HashMap;
+
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::amg::Hierarchy;
-use crate::machine::{Locality, Machine};
+use crate::machine::{Locality, Machine, Places};
 use crate::matrix::Csr;
 use crate::partition::Partition;
 
@@ -49,9 +51,10 @@ impl Op {
 /// Message protocol by size (MODEL.md): short below the machine's eager
 /// threshold (500 bytes on Blue Waters), rendezvous from its rendezvous
 /// threshold (8000), eager between.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Protocol {
+    #[default]
     Short,
     Eager,
     Rend,
@@ -80,7 +83,7 @@ impl Protocol {
 }
 
 /// One point-to-point message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Message {
     pub from: u32,
     pub to: u32,
@@ -99,30 +102,135 @@ pub struct Pattern {
 }
 
 impl Pattern {
-    fn new(op: Op, mut raw: Vec<(u32, u32, u64)>, m: &Machine) -> Pattern {
-        raw.par_sort_unstable();
-        let b = m.router_box();
-        let messages = raw
+    fn new(op: Op, raw: Vec<(u32, u32, u64)>, m: &Machine) -> Pattern {
+        Pattern::from_sorted(op, by_sender(raw, m.ranks(), |e| e.0), m)
+    }
+
+    /// `sorted` ordered by (from, to).
+    fn from_sorted(op: Op, sorted: Vec<(u32, u32, u64)>, m: &Machine) -> Pattern {
+        let places = m.places();
+        let messages = sorted
             .into_par_iter()
-            .map(|(from, to, bytes)| {
-                let locality = m.locality(from as usize, to as usize);
-                let hops = if locality == Locality::Network {
-                    m.hops(m.node_of(from as usize), m.node_of(to as usize), b) as u32
-                } else {
-                    0
-                };
-                Message {
-                    from,
-                    to,
-                    bytes,
-                    locality,
-                    protocol: Protocol::of(bytes, &m.params),
-                    hops,
-                }
-            })
+            .map(|(from, to, bytes)| Message::new(from, to, bytes, &places, m))
             .collect();
         Pattern { op, messages }
     }
+}
+
+impl Message {
+    fn new(from: u32, to: u32, bytes: u64, places: &Places, m: &Machine) -> Message {
+        let locality = places.locality(from, to);
+        let hops = if locality == Locality::Network {
+            places.hops(from, to)
+        } else {
+            0
+        };
+        Message {
+            from,
+            to,
+            bytes,
+            locality,
+            protocol: Protocol::of(bytes, &m.params),
+            hops,
+        }
+    }
+}
+
+/// Messages from lists built per receiving rank (`per_rank[r]`: senders
+/// ascending, with a payload), ordered by (from, to) without a sort: a
+/// counting sort by sender whose ranges of senders are filled in
+/// parallel, each message built once in its final place.
+fn from_receivers<T: Sync>(
+    per_rank: &[Vec<T>],
+    sender: impl Fn(&T) -> u32 + Sync,
+    bytes: impl Fn(&T) -> u64 + Sync,
+    m: &Machine,
+) -> Vec<Message> {
+    let ranks = m.ranks();
+    let places = m.places();
+    let mut start = vec![0usize; ranks + 1];
+    for e in per_rank.iter().flatten() {
+        start[sender(e) as usize + 1] += 1;
+    }
+    for r in 0..ranks {
+        start[r + 1] += start[r];
+    }
+    let total = start[ranks];
+    // Sender ranges of about total / pieces messages each.
+    let pieces = 4 * rayon::current_num_threads();
+    let mut bounds = vec![0usize];
+    for k in 1..pieces {
+        let q = start
+            .partition_point(|&s| s < k * total / pieces)
+            .min(ranks);
+        bounds.push(q.max(*bounds.last().expect("starts with 0")));
+    }
+    bounds.push(ranks);
+    let mut out = vec![Message::default(); total];
+    let mut rest = &mut out[..];
+    let mut slices = Vec::with_capacity(pieces);
+    for w in bounds.windows(2) {
+        let (slice, tail) = rest.split_at_mut(start[w[1]] - start[w[0]]);
+        slices.push((w[0], w[1], slice));
+        rest = tail;
+    }
+    slices.into_par_iter().for_each(|(lo, hi, slice)| {
+        let mut next: Vec<usize> = start[lo..hi].iter().map(|s| s - start[lo]).collect();
+        for (r, list) in per_rank.iter().enumerate() {
+            let first = list.partition_point(|e| (sender(e) as usize) < lo);
+            for e in &list[first..] {
+                let q = sender(e) as usize;
+                if q >= hi {
+                    break;
+                }
+                slice[next[q - lo]] = Message::new(q as u32, r as u32, bytes(e), &places, m);
+                next[q - lo] += 1;
+            }
+        }
+    });
+    out
+}
+
+/// Messages `(from, to, ..)` ordered by `(from, to)`: a stable counting
+/// sort by sender (linear in messages, where a comparison sort of millions
+/// of messages was a third of extraction at 65,536 ranks), then each
+/// sender's run sorted, which is already the case for input built per
+/// receiving rank.
+fn by_sender<T: Copy + Default + Ord + Send>(
+    raw: Vec<T>,
+    ranks: usize,
+    from: impl Fn(&T) -> u32,
+) -> Vec<T> {
+    if raw.is_sorted() {
+        return raw;
+    }
+    let mut start = vec![0usize; ranks + 1];
+    for e in &raw {
+        start[from(e) as usize + 1] += 1;
+    }
+    for r in 0..ranks {
+        start[r + 1] += start[r];
+    }
+    let mut out = vec![T::default(); raw.len()];
+    let mut next = start.clone();
+    for e in raw {
+        let f = from(&e) as usize;
+        out[next[f]] = e;
+        next[f] += 1;
+    }
+    let mut rest = &mut out[..];
+    let mut runs = Vec::with_capacity(ranks);
+    for r in 0..ranks {
+        let (run, tail) = rest.split_at_mut(start[r + 1] - start[r]);
+        runs.push(run);
+        rest = tail;
+    }
+    runs.into_par_iter().for_each(|run| {
+        if !run.is_sorted() {
+            run.sort_unstable();
+        }
+    });
+    out
 }
 
 /// `spmv` and `spgemm` patterns of one level (`p` = `None` on the
@@ -139,37 +247,36 @@ pub fn spmv_spgemm(
             p.indptr().raw_storage()[j + 1] - p.indptr().raw_storage()[j]
         }) as u64
     };
-    // Per receiving rank: (sender, spmv bytes, spgemm bytes), from the
-    // (sender, column) pairs sorted by sender.
-    let per_rank: Vec<Vec<(u32, u64, u64)>> = node_aware::needed_columns(a, part)
-        .into_par_iter()
-        .map(|needed| {
+    // Per receiving rank: (sender, spmv bytes, spgemm bytes), summed in
+    // place through a per-thread slot array (rank it was last used for,
+    // index in `out`), then sorted by sender.
+    let ranks = m.ranks();
+    let per_rank: Vec<Vec<(u32, u64, u64)>> =
+        node_aware::per_receiver(a, part, |r, slot: &mut Vec<(u32, u32)>, visit| {
+            slot.resize(ranks, (u32::MAX, 0));
             let mut out: Vec<(u32, u64, u64)> = Vec::new();
-            for (q, j) in needed {
-                if out.last().is_none_or(|l| l.0 != q) {
+            visit(&mut |q, j| {
+                let s = &mut slot[q as usize];
+                if s.0 != r as u32 {
+                    *s = (r as u32, out.len() as u32);
                     out.push((q, 0, 0));
                 }
-                let last = out.last_mut().expect("pushed above");
-                last.1 += 8;
-                last.2 += 4 + 12 * p_row_nnz(j as usize);
-            }
+                let e = &mut out[s.1 as usize];
+                e.1 += 8;
+                e.2 += 4 + 12 * p_row_nnz(j as usize);
+            });
+            out.sort_unstable_by_key(|e| e.0);
             out
-        })
-        .collect();
-    let spmv: Vec<(u32, u32, u64)> = per_rank
-        .iter()
-        .enumerate()
-        .flat_map(|(r, v)| v.iter().map(move |&(q, b, _)| (q, r as u32, b)))
-        .collect();
-    let spgemm = p.map(|_| {
-        let raw = per_rank
-            .iter()
-            .enumerate()
-            .flat_map(|(r, v)| v.iter().map(move |&(q, _, b)| (q, r as u32, b)))
-            .collect();
-        Pattern::new(Op::Spgemm, raw, m)
+        });
+    let spmv = Pattern {
+        op: Op::Spmv,
+        messages: from_receivers(&per_rank, |e| e.0, |e| e.1, m),
+    };
+    let spgemm = p.map(|_| Pattern {
+        op: Op::Spgemm,
+        messages: from_receivers(&per_rank, |e| e.0, |e| e.2, m),
     });
-    (Pattern::new(Op::Spmv, spmv, m), spgemm)
+    (spmv, spgemm)
 }
 
 /// `ptap` pattern of one level (rule in the module docs). `coarse` is the
@@ -183,8 +290,8 @@ pub fn ptap(a: &Csr, p: &Csr, part: &Partition, coarse: &Partition, m: &Machine)
     let per_rank: Vec<Vec<(u32, u32, u64)>> = (0..part.ranks)
         .into_par_iter()
         .map_init(
-            || (vec![u64::MAX; p.cols()], Vec::<(u32, u32)>::new()),
-            |(stamp, pairs), r| {
+            || (vec![0u64; p.cols()], 0u64, Vec::<(u32, u32)>::new()),
+            |(stamp, mark, pairs), r| {
                 // (k, i): external coarse column k of P[i,:], i of rank r.
                 pairs.clear();
                 for &i in &rows[r] {
@@ -195,26 +302,36 @@ pub fn ptap(a: &Csr, p: &Csr, part: &Partition, coarse: &Partition, m: &Machine)
                     }
                 }
                 pairs.sort_unstable();
+                let contributors: Vec<u32> = pairs.iter().map(|e| e.1).collect();
+                // The entries of a partial row depend only on its set of
+                // contributing rows i; with few rows per rank (many ranks)
+                // most coarse columns k share a set, so each set is counted
+                // once.
+                let mut counted: HashMap<&[u32], u64> = HashMap::new();
                 let mut out: Vec<(u32, u32, u64)> = Vec::new();
                 let mut g = 0;
                 while g < pairs.len() {
                     let k = pairs[g].0;
-                    // A stamp value unique to (rank, k) marks the columns of
-                    // the partial coarse row k.
-                    let mark = ((r as u64) << 32) | k as u64;
-                    let mut entries = 0u64;
-                    while g < pairs.len() && pairs[g].0 == k {
-                        let i = pairs[g].1 as usize;
-                        for &j in &a.indices()[a_ptr[i]..a_ptr[i + 1]] {
-                            for &c in p_row(j as usize) {
-                                if stamp[c as usize] != mark {
-                                    stamp[c as usize] = mark;
-                                    entries += 1;
+                    let end = g + pairs[g..].partition_point(|e| e.0 == k);
+                    let set = &contributors[g..end];
+                    g = end;
+                    let entries = *counted.entry(set).or_insert_with(|| {
+                        // A fresh stamp value marks the union's columns.
+                        *mark += 1;
+                        let mut entries = 0u64;
+                        for &i in set {
+                            let i = i as usize;
+                            for &j in &a.indices()[a_ptr[i]..a_ptr[i + 1]] {
+                                for &c in p_row(j as usize) {
+                                    if stamp[c as usize] != *mark {
+                                        stamp[c as usize] = *mark;
+                                        entries += 1;
+                                    }
                                 }
                             }
                         }
-                        g += 1;
-                    }
+                        entries
+                    });
                     let q = coarse.owner[k as usize];
                     let bytes = 4 + 12 * entries;
                     match out.last_mut() {
@@ -283,85 +400,137 @@ pub struct ClassFigures {
     pub max_bytes_sent: u64,
 }
 
-/// Per-rank figures (RAPtor's `profile_comm` set).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct RankFigures {
-    pub sent: u64,
-    pub recv: u64,
-    pub bytes_sent: u64,
-    pub bytes_recv: u64,
-    pub nodes_talked_to: usize,
-    /// Messages and bytes sent by class, `[locality * 3 + protocol]`.
-    pub sent_by_class: [(u64, u64); 9],
-}
-
-pub fn rank_figures(pat: &Pattern, m: &Machine) -> Vec<RankFigures> {
-    let mut f = vec![RankFigures::default(); m.ranks()];
-    // Distinct other nodes per rank, through (rank, node) pairs.
-    let mut talks: Vec<(u32, u32)> = Vec::with_capacity(2 * pat.messages.len());
-    for msg in &pat.messages {
-        let (s, t) = (msg.from as usize, msg.to as usize);
-        f[s].sent += 1;
-        f[s].bytes_sent += msg.bytes;
-        let class = &mut f[s].sent_by_class[msg.locality as usize * 3 + msg.protocol as usize];
-        class.0 += 1;
-        class.1 += msg.bytes;
-        f[t].recv += 1;
-        f[t].bytes_recv += msg.bytes;
-        if msg.locality == Locality::Network {
-            talks.push((msg.from, m.node_of(t) as u32));
-            talks.push((msg.to, m.node_of(s) as u32));
-        }
-    }
-    talks.par_sort_unstable();
-    talks.dedup();
-    for (r, _) in talks {
-        f[r as usize].nodes_talked_to += 1;
-    }
-    f
-}
-
-pub fn summarize(pat: &Pattern, m: &Machine) -> Summary {
-    let ranks = rank_figures(pat, m);
-    let mut s = Summary {
-        by_class: crate::machine::LOCALITIES
-            .iter()
-            .flat_map(|&locality| {
-                PROTOCOLS.iter().map(move |&protocol| ClassFigures {
-                    locality,
-                    protocol,
-                    messages: 0,
-                    bytes: 0,
-                    max_sent: 0,
-                    max_bytes_sent: 0,
+impl Summary {
+    fn empty() -> Summary {
+        Summary {
+            by_class: crate::machine::LOCALITIES
+                .iter()
+                .flat_map(|&locality| {
+                    PROTOCOLS.iter().map(move |&protocol| ClassFigures {
+                        locality,
+                        protocol,
+                        messages: 0,
+                        bytes: 0,
+                        max_sent: 0,
+                        max_bytes_sent: 0,
+                    })
                 })
-            })
-            .collect(),
-        ..Summary::default()
+                .collect(),
+            ..Summary::default()
+        }
+    }
+
+    /// The figures of one sender's messages.
+    fn of_sender(run: &[Message]) -> Summary {
+        let mut s = Summary::empty();
+        for msg in run {
+            s.messages.total += 1;
+            s.bytes.total += msg.bytes;
+            if msg.locality == Locality::Network {
+                s.messages.inter_node += 1;
+                s.bytes.inter_node += msg.bytes;
+                s.byte_hops += msg.bytes * msg.hops as u64;
+            }
+            let class = &mut s.by_class[msg.locality as usize * 3 + msg.protocol as usize];
+            class.messages += 1;
+            class.bytes += msg.bytes;
+        }
+        s.messages.max_sent = s.messages.total;
+        s.bytes.max_sent = s.bytes.total;
+        for class in &mut s.by_class {
+            class.max_sent = class.messages;
+            class.max_bytes_sent = class.bytes;
+        }
+        s
+    }
+
+    /// Totals add, per-rank maxima take the larger.
+    fn merge(mut self, o: Summary) -> Summary {
+        let (m, b) = (&mut self.messages, &mut self.bytes);
+        m.total += o.messages.total;
+        m.inter_node += o.messages.inter_node;
+        m.max_sent = m.max_sent.max(o.messages.max_sent);
+        m.max_recv = m.max_recv.max(o.messages.max_recv);
+        b.total += o.bytes.total;
+        b.inter_node += o.bytes.inter_node;
+        b.max_sent = b.max_sent.max(o.bytes.max_sent);
+        b.max_recv = b.max_recv.max(o.bytes.max_recv);
+        self.byte_hops += o.byte_hops;
+        self.max_nodes_talked_to = self.max_nodes_talked_to.max(o.max_nodes_talked_to);
+        for (c, d) in self.by_class.iter_mut().zip(&o.by_class) {
+            c.messages += d.messages;
+            c.bytes += d.bytes;
+            c.max_sent = c.max_sent.max(d.max_sent);
+            c.max_bytes_sent = c.max_bytes_sent.max(d.max_bytes_sent);
+        }
+        self
+    }
+}
+
+/// Most distinct other nodes one rank sends to or receives from: the
+/// nodes of each rank's network messages, both directions, bucketed by
+/// rank (counting sort), then deduplicated per rank.
+fn max_nodes_talked_to(pat: &Pattern, places: &Places) -> usize {
+    let ranks = places.node.len();
+    let mut start = vec![0usize; ranks + 1];
+    let network = || {
+        pat.messages
+            .iter()
+            .filter(|msg| msg.locality == Locality::Network)
     };
+    for msg in network() {
+        start[msg.from as usize + 1] += 1;
+        start[msg.to as usize + 1] += 1;
+    }
+    for r in 0..ranks {
+        start[r + 1] += start[r];
+    }
+    let mut next = start.clone();
+    let mut talks = vec![0u32; start[ranks]];
+    for msg in network() {
+        let (s, t) = (msg.from as usize, msg.to as usize);
+        talks[next[s]] = places.node_of(msg.to);
+        next[s] += 1;
+        talks[next[t]] = places.node_of(msg.from);
+        next[t] += 1;
+    }
+    let mut rest = &mut talks[..];
+    let mut runs = Vec::with_capacity(ranks);
+    for r in 0..ranks {
+        let (run, tail) = rest.split_at_mut(start[r + 1] - start[r]);
+        runs.push(run);
+        rest = tail;
+    }
+    runs.into_par_iter()
+        .map(|run| {
+            run.sort_unstable();
+            run.chunk_by(|a, b| a == b).count()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// MODEL.md's figures of one pattern. Sender figures come from each
+/// sender's run of messages (the pattern is ordered by sender), reduced
+/// in parallel; receiver figures from per-rank counts.
+pub fn summarize(pat: &Pattern, m: &Machine) -> Summary {
+    let places = m.places();
+    let mut s = pat
+        .messages
+        .par_chunk_by(|a, b| a.from == b.from)
+        .map(Summary::of_sender)
+        .reduce(Summary::empty, Summary::merge);
+    let mut recv = vec![(0u64, 0u64); m.ranks()];
     for msg in &pat.messages {
-        s.messages.total += 1;
-        s.bytes.total += msg.bytes;
-        if msg.locality == Locality::Network {
-            s.messages.inter_node += 1;
-            s.bytes.inter_node += msg.bytes;
-            s.byte_hops += msg.bytes * msg.hops as u64;
-        }
-        let class = &mut s.by_class[msg.locality as usize * 3 + msg.protocol as usize];
-        class.messages += 1;
-        class.bytes += msg.bytes;
+        let r = &mut recv[msg.to as usize];
+        r.0 += 1;
+        r.1 += msg.bytes;
     }
-    for r in &ranks {
-        s.messages.max_sent = s.messages.max_sent.max(r.sent);
-        s.messages.max_recv = s.messages.max_recv.max(r.recv);
-        s.bytes.max_sent = s.bytes.max_sent.max(r.bytes_sent);
-        s.bytes.max_recv = s.bytes.max_recv.max(r.bytes_recv);
-        s.max_nodes_talked_to = s.max_nodes_talked_to.max(r.nodes_talked_to);
-        for (class, &(n, b)) in s.by_class.iter_mut().zip(&r.sent_by_class) {
-            class.max_sent = class.max_sent.max(n);
-            class.max_bytes_sent = class.max_bytes_sent.max(b);
-        }
+    for (n, b) in recv {
+        s.messages.max_recv = s.messages.max_recv.max(n);
+        s.bytes.max_recv = s.bytes.max_recv.max(b);
     }
+    s.max_nodes_talked_to = max_nodes_talked_to(pat, &places);
     s.avg_hops = if s.bytes.inter_node > 0 {
         s.byte_hops as f64 / s.bytes.inter_node as f64
     } else {

@@ -61,26 +61,44 @@ pub struct Step {
 /// For each receiving rank p, the (sender q, column j) pairs of the
 /// standard exchange of `a` (the columns p needs from other ranks).
 pub fn needed_columns(a: &Csr, part: &Partition) -> Vec<Vec<(u32, u32)>> {
+    per_receiver(a, part, |_, _: &mut (), visit| {
+        let mut needed = Vec::new();
+        visit(&mut |q, j| needed.push((q, j)));
+        needed.sort_unstable();
+        needed
+    })
+}
+
+/// A visitor over the needed (sender q, column j) pairs of one receiving
+/// rank, each pair once, in no particular order.
+pub type Visit<'a> = &'a mut dyn FnMut(&mut dyn FnMut(u32, u32));
+
+/// `per_rank(rank, scratch, visit)` for every receiving rank, in
+/// parallel; `scratch` is per thread.
+pub fn per_receiver<S: Default + Send, T: Send>(
+    a: &Csr,
+    part: &Partition,
+    per_rank: impl Fn(usize, &mut S, Visit) -> T + Sync,
+) -> Vec<T> {
     let rows = part.rows_of_ranks();
     let a_ptr = a.indptr();
     let a_ptr = a_ptr.raw_storage();
     (0..part.ranks)
         .into_par_iter()
         .map_init(
-            || vec![u32::MAX; a.cols()],
-            |stamp, r| {
-                let mut needed = Vec::new();
-                for &i in &rows[r] {
-                    for &j in &a.indices()[a_ptr[i as usize]..a_ptr[i as usize + 1]] {
-                        let q = part.owner[j as usize];
-                        if q as usize != r && stamp[j as usize] != r as u32 {
-                            stamp[j as usize] = r as u32;
-                            needed.push((q, j));
+            || (vec![u32::MAX; a.cols()], S::default()),
+            |(stamp, scratch), r| {
+                per_rank(r, scratch, &mut |f| {
+                    for &i in &rows[r] {
+                        for &j in &a.indices()[a_ptr[i as usize]..a_ptr[i as usize + 1]] {
+                            let q = part.owner[j as usize];
+                            if q as usize != r && stamp[j as usize] != r as u32 {
+                                stamp[j as usize] = r as u32;
+                                f(q, j);
+                            }
                         }
                     }
-                }
-                needed.sort_unstable();
-                needed
+                })
             },
         )
         .collect()

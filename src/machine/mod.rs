@@ -90,9 +90,10 @@ impl Shuffle {
 }
 
 /// Where two ranks are relative to each other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Locality {
+    #[default]
     Socket,
     Node,
     Network,
@@ -333,7 +334,7 @@ impl Machine {
 
     #[inline]
     pub fn socket_of(&self, rank: usize) -> usize {
-        self.local_of(rank) / (self.ppn / self.sockets_per_node)
+        self.local_of(rank) / (self.ppn / self.sockets_per_node).max(1)
     }
 
     #[inline]
@@ -390,6 +391,69 @@ impl Machine {
     pub fn hops(&self, node_a: usize, node_b: usize, b: [usize; 3]) -> usize {
         let x = self.router_coords(node_a / self.nodes_per_router, b);
         let y = self.router_coords(node_b / self.nodes_per_router, b);
+        (0..3).map(|d| x[d].abs_diff(y[d])).sum()
+    }
+
+    /// Node, socket and router coordinates tabulated for every rank and
+    /// node.
+    pub fn places(&self) -> Places {
+        let b = self.router_box();
+        let ranks = self.ranks();
+        let node: Vec<u32> = (0..ranks).map(|r| self.node_of(r) as u32).collect();
+        let socket = (0..ranks)
+            .map(|r| node[r] * self.sockets_per_node as u32 + self.socket_of(r) as u32)
+            .collect();
+        let coords = (0..self.nodes)
+            .map(|n| {
+                self.router_coords(n / self.nodes_per_router, b)
+                    .map(|c| c as u32)
+            })
+            .collect();
+        Places {
+            node,
+            socket,
+            coords,
+        }
+    }
+}
+
+/// [`Machine::places`]: the placement as lookup tables. Extraction asks
+/// for the locality and hops of millions of messages, and the placement's
+/// integer divisions (and the random placement's shuffle) were most of
+/// that cost.
+#[derive(Clone, Debug)]
+pub struct Places {
+    /// Node of each rank.
+    pub node: Vec<u32>,
+    /// Global socket (`node * sockets_per_node + socket`) of each rank.
+    pub socket: Vec<u32>,
+    /// Router coordinates of each node.
+    pub coords: Vec<[u32; 3]>,
+}
+
+impl Places {
+    #[inline]
+    pub fn node_of(&self, rank: u32) -> u32 {
+        self.node[rank as usize]
+    }
+
+    /// [`Machine::locality`].
+    #[inline]
+    pub fn locality(&self, a: u32, b: u32) -> Locality {
+        if self.node[a as usize] != self.node[b as usize] {
+            Locality::Network
+        } else if self.socket[a as usize] != self.socket[b as usize] {
+            Locality::Node
+        } else {
+            Locality::Socket
+        }
+    }
+
+    /// [`Machine::hops`] between the nodes of two ranks.
+    #[inline]
+    pub fn hops(&self, a: u32, b: u32) -> u32 {
+        let x = self.coords[self.node[a as usize] as usize];
+        let y = self.coords[self.node[b as usize] as usize];
         (0..3).map(|d| x[d].abs_diff(y[d])).sum()
     }
 }
@@ -530,5 +594,28 @@ mod tests {
         assert!(Machine::named_or_file("no-such.json")
             .unwrap_err()
             .contains("built in: bluewaters"));
+    }
+
+    #[test]
+    fn places_agree_with_the_machine() {
+        for placement in [
+            Placement::Smp,
+            Placement::RoundRobin,
+            Placement::Random { seed: 3 },
+        ] {
+            let m = Machine {
+                placement,
+                ..machine(12, 4)
+            };
+            let (p, b) = (m.places(), m.router_box());
+            for a in 0..m.ranks() {
+                assert_eq!(p.node_of(a as u32) as usize, m.node_of(a));
+                for c in 0..m.ranks() {
+                    let (x, y) = (a as u32, c as u32);
+                    assert_eq!(p.locality(x, y), m.locality(a, c), "{placement:?} {a} {c}");
+                    assert_eq!(p.hops(x, y) as usize, m.hops(m.node_of(a), m.node_of(c), b));
+                }
+            }
+        }
     }
 }

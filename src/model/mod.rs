@@ -177,15 +177,16 @@ pub fn max_rate(pat: &Pattern, m: &Machine, term: RateTerm) -> f64 {
             sends[msg.from as usize] = true;
         }
     }
+    let places = m.places();
     let mut active = vec![0usize; m.nodes];
     for (r, &s) in sends.iter().enumerate() {
         if s {
-            active[m.node_of(r)] += 1;
+            active[places.node_of(r as u32) as usize] += 1;
         }
     }
     let mut per_rank = vec![0.0f64; m.ranks()];
     for msg in &pat.messages {
-        let a = active[m.node_of(msg.from as usize)];
+        let a = active[places.node_of(msg.from) as usize];
         per_rank[msg.from as usize] +=
             message_time(m, term, msg.locality, msg.protocol as usize, msg.bytes, a);
     }
