@@ -25,8 +25,8 @@ echo "amgcomm benchmark, $(nproc) cores, $(date -u +%Y-%m-%d)"
 
 peak() { awk '/Maximum resident/ {printf "%.3f", $6 / 1048576}' "$1"; }
 wall() { awk '/Elapsed \(wall clock\)/ {n = split($NF, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; printf "%.2f", s}' "$1"; }
-# Seconds of one --timings stage ("timings: input 0.40 s, hierarchy 12.0 s, ...").
-stage() { sed -n 's/.*timings: //p' "$2" | sed 's/ (total.*//' | tr ',' '\n' | awk -v k="$1" '{v = $NF == "s" ? $(NF-1) : ""; sub(/ [0-9.]+ s.*$/, ""); gsub(/^ +/, ""); if ($0 == k) print v}' | head -1; }
+# Seconds of one --timings stage of the last analyze run (report JSON).
+stage() { python3 -c "import json, sys; print('%.3f' % json.load(open(sys.argv[1]))['timings'][sys.argv[2]])" "$TMP/r.json" "$1"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 
 # analyze N NODES [threads]: wall, peak and stages in $TMP/err, $TMP/time.
@@ -74,7 +74,7 @@ awk '{x = log($1); for (k = 2; k <= 3; k++) { y[k] = log($k); sx[k] += x; sy[k] 
 base=""
 for nodes in 64 512 4096; do
   analyze 40 "$nodes"
-  t=$(awk -v a="$(stage extraction "$TMP/err")" -v b="$(stage model "$TMP/err")" 'BEGIN {printf "%.3f", a + b}')
+  t=$(awk -v a="$(stage extraction)" -v b="$(stage model)" 'BEGIN {printf "%.3f", a + b}')
   [ -z "$base" ] && base=$t
   echo "n=40 on $nodes nodes x 16: extraction + model $t s ($(ratio "$t" "$base")x the 64-node time)"
 done
@@ -86,8 +86,9 @@ r1=$(RAYON_NUM_THREADS=1 target/release/examples/read_bench "$f" 3 | awk '{print
 r2=$(RAYON_NUM_THREADS=2 target/release/examples/read_bench "$f" 3 | awk '{print $2}')
 echo "read n=40: 1 thread $r1 s, 2 threads $r2 s, speedup $(ratio "$r1" "$r2")"
 analyze 40 512 1
-h1=$(stage hierarchy "$TMP/err"); e1=$(stage extraction "$TMP/err")
+h1=$(stage hierarchy); p1=$(stage hierarchy.rap); e1=$(stage extraction)
 analyze 40 512 2
-h2=$(stage hierarchy "$TMP/err"); e2=$(stage extraction "$TMP/err")
+h2=$(stage hierarchy); p2=$(stage hierarchy.rap); e2=$(stage extraction)
 echo "hierarchy n=40: 1 thread $h1 s, 2 threads $h2 s, speedup $(ratio "$h1" "$h2")"
+echo "RAP (Galerkin products) n=40: 1 thread $p1 s, 2 threads $p2 s, speedup $(ratio "$p1" "$p2")"
 echo "extraction n=40 (8192 ranks): 1 thread $e1 s, 2 threads $e2 s, speedup $(ratio "$e1" "$e2")"

@@ -365,6 +365,16 @@ fn timings_on_request_only() {
     ] {
         assert!(t[stage].as_f64().unwrap() >= 0.0, "{stage}");
     }
+    // The setup's steps, which add up to no more than the hierarchy stage.
+    let steps: f64 = ["strength", "coarsening", "interpolation", "rap"]
+        .iter()
+        .map(|s| t[&format!("hierarchy.{s}")].as_f64().unwrap())
+        .sum();
+    assert!(
+        steps > 0.0 && steps <= t["hierarchy"].as_f64().unwrap(),
+        "{t:?}"
+    );
+    assert!(err.contains("(strength "), "{err}");
     let o = amgcomm(&[
         "analyze",
         "gen:poisson3d:10",

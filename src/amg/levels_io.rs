@@ -125,7 +125,10 @@ pub fn load_levels(dir: &Path) -> Result<Hierarchy, String> {
         });
         a = next;
     }
-    Ok(Hierarchy { levels })
+    Ok(Hierarchy {
+        levels,
+        setup_times: Default::default(),
+    })
 }
 
 fn coarse_points(dir: &Path, l: usize, p: &Csr) -> Result<Vec<u32>, String> {

@@ -171,6 +171,29 @@ pub struct Level {
 #[derive(Clone, Debug)]
 pub struct Hierarchy {
     pub levels: Vec<Level>,
+    /// Wall seconds of each setup step, summed over levels (zero for a
+    /// hierarchy read from files).
+    pub setup_times: SetupTimes,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SetupTimes {
+    pub strength: f64,
+    pub coarsening: f64,
+    pub interpolation: f64,
+    pub rap: f64,
+}
+
+impl SetupTimes {
+    /// `(name, seconds)` in setup order.
+    pub fn steps(&self) -> [(&'static str, f64); 4] {
+        [
+            ("strength", self.strength),
+            ("coarsening", self.coarsening),
+            ("interpolation", self.interpolation),
+            ("rap", self.rap),
+        ]
+    }
 }
 
 impl Hierarchy {
@@ -227,6 +250,12 @@ pub fn build_owned(
         return Err("max_levels must be at least 1".into());
     }
     let mut levels = Vec::new();
+    let mut times = SetupTimes::default();
+    let mut clock = std::time::Instant::now();
+    let mut lap = |t: &mut f64| {
+        *t += clock.elapsed().as_secs_f64();
+        clock = std::time::Instant::now();
+    };
     let mut current = RawCsr::from_csr_owned(a);
     loop {
         progress(levels.len(), current.nrows);
@@ -239,9 +268,11 @@ pub fn build_owned(
             levels.push(last(current));
             break;
         }
+        lap(&mut 0.0);
         let c = strength::strength(&current, &o.strength);
         let s = strength::without_diagonal_sorted(&c);
         let st = s.transpose();
+        lap(&mut times.strength);
         // A different seed per level, reproducible from the run's seed.
         let seed = o.seed.wrapping_add(levels.len() as u64);
         let splitting = match o.coarsening {
@@ -251,6 +282,7 @@ pub fn build_owned(
             Coarsening::Cljp => coarsen::cljp(&s, &st, seed),
         };
         drop((s, st));
+        lap(&mut times.coarsening);
         let coarse_points: Vec<u32> = (0..splitting.len() as u32)
             .filter(|&i| splitting[i as usize])
             .collect();
@@ -272,7 +304,9 @@ pub fn build_owned(
         // The strength matrix is done with: free it before the product,
         // the setup's memory peak.
         drop(c);
+        lap(&mut times.interpolation);
         let next = rap::galerkin(&current, &p);
+        lap(&mut times.rap);
         levels.push(Level {
             a: current.into_csr(),
             p: Some(p.to_csr()),
@@ -280,5 +314,8 @@ pub fn build_owned(
         });
         current = next;
     }
-    Ok(Hierarchy { levels })
+    Ok(Hierarchy {
+        levels,
+        setup_times: times,
+    })
 }

@@ -336,11 +336,27 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), CliError> {
     }
     stages.lap("charts and csv");
     if args.timings {
-        rep.timings = Some(stages.0.iter().map(|(k, v)| (k.to_string(), *v)).collect());
+        let mut timings: std::collections::BTreeMap<String, f64> =
+            stages.0.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        let built = args.levels_from.is_none();
+        let steps = h.setup_times.steps();
+        if built {
+            for (k, v) in steps {
+                timings.insert(format!("hierarchy.{k}"), v);
+            }
+        }
+        rep.timings = Some(timings);
         let line: Vec<String> = stages
             .0
             .iter()
-            .map(|(k, v)| format!("{k} {v:.2} s"))
+            .map(|(k, v)| match *k {
+                "hierarchy" if built => {
+                    let parts: Vec<String> =
+                        steps.iter().map(|(k, v)| format!("{k} {v:.2}")).collect();
+                    format!("{k} {v:.2} s ({})", parts.join(", "))
+                }
+                _ => format!("{k} {v:.2} s"),
+            })
             .collect();
         progress.done();
         eprintln!(
