@@ -148,10 +148,19 @@ fn from_receivers<T: Sync>(
 ) -> Vec<Message> {
     let ranks = m.ranks();
     let places = m.places();
-    let mut start = vec![0usize; ranks + 1];
-    for e in per_rank.iter().flatten() {
-        start[sender(e) as usize + 1] += 1;
-    }
+    let mut start = per_rank
+        .par_iter()
+        .fold(
+            || vec![0usize; ranks + 1],
+            |mut start, list| {
+                for e in list {
+                    start[sender(e) as usize + 1] += 1;
+                }
+                start
+            },
+        )
+        .reduce_with(add_counts)
+        .unwrap_or_else(|| vec![0; ranks + 1]);
     for r in 0..ranks {
         start[r + 1] += start[r];
     }
@@ -467,44 +476,65 @@ impl Summary {
     }
 }
 
+/// Element-wise sum, for parallel folds of per-rank counts.
+fn add_counts<T: Copy + std::ops::AddAssign>(mut a: Vec<T>, b: Vec<T>) -> Vec<T> {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+    a
+}
+
 /// Most distinct other nodes one rank sends to or receives from: the
 /// nodes of each rank's network messages, both directions, bucketed by
-/// rank (counting sort), then deduplicated per rank.
+/// rank (counting sort), then deduplicated per rank. Ranges of ranks are
+/// done in parallel; a range's sends are one slice of the (sender-ordered)
+/// pattern, its receives are picked from all messages.
 fn max_nodes_talked_to(pat: &Pattern, places: &Places) -> usize {
     let ranks = places.node.len();
-    let mut start = vec![0usize; ranks + 1];
-    let network = || {
-        pat.messages
-            .iter()
-            .filter(|msg| msg.locality == Locality::Network)
-    };
-    for msg in network() {
-        start[msg.from as usize + 1] += 1;
-        start[msg.to as usize + 1] += 1;
-    }
-    for r in 0..ranks {
-        start[r + 1] += start[r];
-    }
-    let mut next = start.clone();
-    let mut talks = vec![0u32; start[ranks]];
-    for msg in network() {
-        let (s, t) = (msg.from as usize, msg.to as usize);
-        talks[next[s]] = places.node_of(msg.to);
-        next[s] += 1;
-        talks[next[t]] = places.node_of(msg.from);
-        next[t] += 1;
-    }
-    let mut rest = &mut talks[..];
-    let mut runs = Vec::with_capacity(ranks);
-    for r in 0..ranks {
-        let (run, tail) = rest.split_at_mut(start[r + 1] - start[r]);
-        runs.push(run);
-        rest = tail;
-    }
-    runs.into_par_iter()
-        .map(|run| {
-            run.sort_unstable();
-            run.chunk_by(|a, b| a == b).count()
+    let pieces = rayon::current_num_threads().min(ranks).max(1);
+    let msgs = &pat.messages;
+    (0..pieces)
+        .into_par_iter()
+        .map(|k| {
+            let (lo, hi) = (k * ranks / pieces, (k + 1) * ranks / pieces);
+            let sends = &msgs[msgs.partition_point(|m| (m.from as usize) < lo)
+                ..msgs.partition_point(|m| (m.from as usize) < hi)];
+            let network = |m: &&Message| m.locality == Locality::Network;
+            let recvs = || {
+                msgs.iter()
+                    .filter(network)
+                    .filter(|m| (lo..hi).contains(&(m.to as usize)))
+            };
+            let mut start = vec![0usize; hi - lo + 1];
+            for m in sends.iter().filter(network) {
+                start[m.from as usize - lo + 1] += 1;
+            }
+            for m in recvs() {
+                start[m.to as usize - lo + 1] += 1;
+            }
+            for r in 0..hi - lo {
+                start[r + 1] += start[r];
+            }
+            let mut next = start.clone();
+            let mut talks = vec![0u32; start[hi - lo]];
+            for m in sends.iter().filter(network) {
+                let s = m.from as usize - lo;
+                talks[next[s]] = places.node_of(m.to);
+                next[s] += 1;
+            }
+            for m in recvs() {
+                let t = m.to as usize - lo;
+                talks[next[t]] = places.node_of(m.from);
+                next[t] += 1;
+            }
+            (0..hi - lo)
+                .map(|r| {
+                    let run = &mut talks[start[r]..start[r + 1]];
+                    run.sort_unstable();
+                    run.chunk_by(|a, b| a == b).count()
+                })
+                .max()
+                .unwrap_or(0)
         })
         .max()
         .unwrap_or(0)
@@ -514,19 +544,36 @@ fn max_nodes_talked_to(pat: &Pattern, places: &Places) -> usize {
 /// sender's run of messages (the pattern is ordered by sender), reduced
 /// in parallel; receiver figures from per-rank counts.
 pub fn summarize(pat: &Pattern, m: &Machine) -> Summary {
+    if !pat.messages.is_sorted_by_key(|msg| msg.from) {
+        // Patterns put together elsewhere (the steps of a strategy, one
+        // after another).
+        let mut sorted = pat.clone();
+        sorted.messages.par_sort_by_key(|msg| msg.from);
+        return summarize(&sorted, m);
+    }
     let places = m.places();
     let mut s = pat
         .messages
         .par_chunk_by(|a, b| a.from == b.from)
         .map(Summary::of_sender)
         .reduce(Summary::empty, Summary::merge);
-    let mut recv = vec![(0u64, 0u64); m.ranks()];
-    for msg in &pat.messages {
-        let r = &mut recv[msg.to as usize];
-        r.0 += 1;
-        r.1 += msg.bytes;
-    }
-    for (n, b) in recv {
+    let ranks = m.ranks();
+    let (recv, recv_bytes) = pat
+        .messages
+        .par_chunks(1 << 16)
+        .fold(
+            || (vec![0u64; ranks], vec![0u64; ranks]),
+            |(mut n, mut b), chunk| {
+                for msg in chunk {
+                    n[msg.to as usize] += 1;
+                    b[msg.to as usize] += msg.bytes;
+                }
+                (n, b)
+            },
+        )
+        .reduce_with(|(n, b), (n2, b2)| (add_counts(n, n2), add_counts(b, b2)))
+        .unwrap_or_default();
+    for (n, b) in recv.into_iter().zip(recv_bytes) {
         s.messages.max_recv = s.messages.max_recv.max(n);
         s.bytes.max_recv = s.bytes.max_recv.max(b);
     }
