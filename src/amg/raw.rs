@@ -253,14 +253,27 @@ fn concat_parts(
     let nnz = parts.iter().map(|p| p.1.len()).sum();
     let mut indptr = Vec::with_capacity(nrows + 1);
     indptr.push(0);
-    let (mut indices, mut data) = (Vec::with_capacity(nnz), Vec::with_capacity(nnz));
-    for (lens, cols, vals) in parts {
+    for (lens, _, _) in &parts {
         for l in lens {
             indptr.push(indptr.last().unwrap() + l);
         }
-        indices.extend_from_slice(&cols);
-        data.extend_from_slice(&vals);
     }
+    // The copy is a fifth of a product's time: it runs in parallel, each
+    // part into its own slice (Amdahl had capped RAP's speedup on two
+    // threads near 1.5x).
+    let (mut indices, mut data) = (vec![0u32; nnz], vec![0f64; nnz]);
+    let mut slices = Vec::with_capacity(parts.len());
+    let (mut ri, mut rd) = (&mut indices[..], &mut data[..]);
+    for part in parts {
+        let (i, ti) = ri.split_at_mut(part.1.len());
+        let (d, td) = rd.split_at_mut(part.2.len());
+        slices.push((part, i, d));
+        (ri, rd) = (ti, td);
+    }
+    slices.into_par_iter().for_each(|((_, cols, vals), i, d)| {
+        i.copy_from_slice(&cols);
+        d.copy_from_slice(&vals);
+    });
     RawCsr {
         nrows,
         ncols,
