@@ -57,6 +57,9 @@ enum Command {
     /// Machine descriptions and their cost-model parameters.
     #[command(subcommand)]
     Machine(MachineCommand),
+    /// The classic cost models (LogGP/LoGPC, log3P, copy-transfer).
+    #[command(subcommand)]
+    Models(ModelsCommand),
     /// Build the classical AMG hierarchy and print its levels.
     Hierarchy(hierarchy::HierarchyArgs),
     /// Generate a model problem and write it as Matrix Market.
@@ -92,6 +95,51 @@ enum MachineCommand {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(Subcommand, Debug)]
+enum ModelsCommand {
+    /// Each model against the numbers its paper prints (parameter sets in
+    /// machines/): the paper's value, amgcomm's and their relative
+    /// difference.
+    Reproduce {
+        /// A JSON list of {"case", "paper", "amgcomm", "rel_diff", "note"}.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn models_reproduce(json: bool) -> CmdResult {
+    let cases = crate::model::reproduce::cases()?;
+    if json {
+        return emit(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&cases).expect("plain struct")
+        ));
+    }
+    let width = cases.iter().map(|c| c.case.len()).max().unwrap_or(4);
+    let mut s = format!(
+        "{:<width$} {:>12} {:>12} {:>9}  note\n",
+        "case", "paper", "amgcomm", "rel diff"
+    );
+    let num = |v: f64| {
+        if v.abs() < 0.01 {
+            format!("{v:.4e}")
+        } else {
+            format!("{v:.4}")
+        }
+    };
+    for c in &cases {
+        s += &format!(
+            "{:<width$} {:>12} {:>12} {:>8.3}%  {}\n",
+            c.case,
+            num(c.paper),
+            num(c.amgcomm),
+            100.0 * c.rel_diff,
+            c.note
+        );
+    }
+    emit(&s)
 }
 
 fn machine_show(spec: &str, json: bool) -> CmdResult {
@@ -232,6 +280,7 @@ fn dispatch(command: Command) -> Result<(), CliError> {
         Command::Machine(MachineCommand::Show { machine, json }) => {
             Ok(machine_show(&machine, json)?)
         }
+        Command::Models(ModelsCommand::Reproduce { json }) => Ok(models_reproduce(json)?),
         Command::Generate {
             kind,
             n,

@@ -14,6 +14,10 @@
 //! - `contention` (eq. 5, 7): `delta h^3 B / routers`, `B` the network bytes,
 //!   `h` their byte-weighted mean hops.
 
+pub mod classic;
+pub mod reproduce;
+pub mod routed;
+
 use serde::Serialize;
 
 use crate::comm::{Pattern, Summary};

@@ -1,0 +1,54 @@
+//! `amgcomm models reproduce`: every classic model against its paper.
+
+use std::process::Command;
+
+#[test]
+fn reproduce_json_is_within_one_percent_of_every_printed_value() {
+    let o = Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+        .args(["models", "reproduce", "--json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cases: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let cases = cases.as_array().unwrap();
+    assert_eq!(cases.len(), 16);
+    let find = |prefix: &str| {
+        cases
+            .iter()
+            .find(|c| c["case"].as_str().unwrap().starts_with(prefix))
+            .unwrap_or_else(|| panic!("no case {prefix}"))
+    };
+    for c in cases {
+        let (paper, ours) = (c["paper"].as_f64().unwrap(), c["amgcomm"].as_f64().unwrap());
+        let rel = c["rel_diff"].as_f64().unwrap();
+        assert!((rel - (ours - paper) / paper).abs() < 1e-12, "{c}");
+        assert!(rel.abs() < 0.01, "{c}");
+        assert!(!c["note"].as_str().unwrap().is_empty());
+    }
+    // The printed values, typed in from the papers.
+    for (case, paper) in [
+        ("log3P Titan T01", 580.0),
+        ("log3P Titan T00", 452.0),
+        ("LogP request-reply", 316.0),
+        ("LoPC request-reply", 453.0),
+        ("LoGPC request-reply", 499.0),
+        ("copy-transfer T3D transpose 1Q1024", 25.0),
+        ("copy-transfer T3D buffer packing 1Q1 ", 27.9),
+        ("copy-transfer T3D buffer packing 1Q64", 25.2),
+        ("copy-transfer T3D buffer packing wQw", 14.2),
+        ("copy-transfer T3D chained 1Q'1", 70.0),
+        ("copy-transfer T3D chained 1Q'64", 38.0),
+        ("copy-transfer T3D chained wQ'w", 32.0),
+    ] {
+        assert_eq!(find(case)["paper"].as_f64().unwrap(), paper, "{case}");
+    }
+    // The 64Q1 typo is explained.
+    let typo = find("copy-transfer T3D buffer packing 64Q1");
+    assert!(typo["note"].as_str().unwrap().contains("17.1"));
+    assert!((typo["amgcomm"].as_f64().unwrap() - 18.16).abs() < 0.01);
+    // F = 1 + sqrt(1.5).
+    let f = find("LoGPC contention ratio bound")["amgcomm"]
+        .as_f64()
+        .unwrap();
+    assert!((f - 2.224745).abs() < 1e-6);
+}
