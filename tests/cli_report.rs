@@ -389,3 +389,84 @@ fn timings_on_request_only() {
     let r: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&b).unwrap()).unwrap();
     assert!(r.get("timings").is_none());
 }
+
+#[test]
+fn routed_term_is_reported_beside_the_cube_estimate() {
+    let d = tempfile::tempdir().unwrap();
+    let (json, out) = (d.path().join("r.json"), d.path().join("out"));
+    let o = amgcomm(&[
+        "analyze",
+        "gen:poisson3d:16",
+        "--nodes",
+        "8",
+        "--ppn",
+        "4",
+        "--model",
+        "nodeaware+queue+contention+routed",
+        "--json",
+        json.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(r["model"], "nodeaware+queue+contention+routed");
+    let delta = 1.0e-10; // MODEL.md, Blue Waters
+    let mut loaded = 0;
+    for l in r["levels"].as_array().unwrap() {
+        for (op, o) in l["ops"].as_object().unwrap() {
+            let c = &o["cost"];
+            let (routed, links) = (
+                c["routed"].as_f64().unwrap(),
+                c["max_link_bytes"].as_u64().unwrap(),
+            );
+            assert!(
+                (routed - delta * links as f64).abs() <= 1e-12 * routed.max(1e-30),
+                "{op}"
+            );
+            let sum: f64 = ["max_rate", "queue_search", "contention", "routed"]
+                .iter()
+                .map(|k| c[*k].as_f64().unwrap())
+                .sum();
+            assert!(
+                (sum - c["total"].as_f64().unwrap()).abs() <= 1e-12 * sum,
+                "{op}"
+            );
+            // One link carries at most all the network bytes, and at least
+            // an even share of the byte-hops over the 2 x 2 x 1 box's 8
+            // directed links.
+            let net = o["bytes"]["inter_node"].as_u64().unwrap();
+            let byte_hops = o["byte_hops"].as_u64().unwrap();
+            assert!(
+                links <= net && 8 * links >= byte_hops,
+                "{op}: {links} {net} {byte_hops}"
+            );
+            loaded += (links > 0) as usize;
+        }
+    }
+    assert!(loaded > 0);
+    let csv = std::fs::read_to_string(out.join("levels.csv")).unwrap();
+    assert!(csv
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with(",contention,routed,total"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("routed"));
+    // Without the term, nothing about it is written.
+    let o = amgcomm(&[
+        "analyze",
+        "gen:poisson3d:16",
+        "--nodes",
+        "8",
+        "--ppn",
+        "4",
+        "--json",
+        json.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let text = std::fs::read_to_string(&json).unwrap();
+    assert!(!text.contains("routed") && !text.contains("max_link_bytes"));
+}

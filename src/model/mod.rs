@@ -12,7 +12,9 @@
 //! - `queue` (eq. 3): `gamma n^2` per receiving rank (`queue-measured`:
 //!   `gamma n^2 / 3`, `queue-lower`: `gamma n`), maximised over ranks;
 //! - `contention` (eq. 5, 7): `delta h^3 B / routers`, `B` the network bytes,
-//!   `h` their byte-weighted mean hops.
+//!   `h` their byte-weighted mean hops;
+//! - `routed`: `delta * max_link_bytes`, the busiest directed link under
+//!   dimension-order routing ([`routed`]), beside the cube estimate.
 
 pub mod classic;
 pub mod reproduce;
@@ -42,10 +44,12 @@ pub struct Model {
     pub rate: Option<RateTerm>,
     pub queue: Option<QueueBound>,
     pub contention: bool,
+    /// `delta * max_link_bytes` over dimension-order routes ([`routed`]).
+    pub routed: bool,
 }
 
 pub const TERMS: &str =
-    "postal, maxrate, nodeaware, queue, queue-measured, queue-lower, contention";
+    "postal, maxrate, nodeaware, queue, queue-measured, queue-lower, contention, routed";
 
 impl Default for Model {
     fn default() -> Model {
@@ -53,6 +57,7 @@ impl Default for Model {
             rate: Some(RateTerm::NodeAware),
             queue: Some(QueueBound::Upper),
             contention: true,
+            routed: false,
         }
     }
 }
@@ -64,6 +69,7 @@ impl Model {
             rate: None,
             queue: None,
             contention: false,
+            routed: false,
         };
         for term in spec.split('+').map(str::trim) {
             let (rate, queue) = match term {
@@ -75,6 +81,10 @@ impl Model {
                 "queue-lower" => (None, Some(QueueBound::Lower)),
                 "contention" => {
                     m.contention = true;
+                    continue;
+                }
+                "routed" => {
+                    m.routed = true;
                     continue;
                 }
                 t => return Err(format!("unknown model term '{t}' (terms: {TERMS})")),
@@ -112,6 +122,9 @@ impl Model {
         if self.contention {
             terms.push("contention");
         }
+        if self.routed {
+            terms.push("routed");
+        }
         terms.join("+")
     }
 }
@@ -123,6 +136,12 @@ pub struct Cost {
     pub max_rate: f64,
     pub queue_search: f64,
     pub contention: f64,
+    /// `delta * max_link_bytes` (model term `routed`; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routed: Option<f64>,
+    /// Bytes on the busiest directed link, behind `routed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_link_bytes: Option<u64>,
     pub total: f64,
 }
 
@@ -134,11 +153,17 @@ pub fn cost(pat: &Pattern, summary: &Summary, m: &Machine, model: &Model) -> Cos
     } else {
         0.0
     };
+    let links = model
+        .routed
+        .then(|| routed::link_loads(pat, m, m.router_box()).max_link_bytes);
+    let routed = links.map(|b| m.params.delta * b as f64);
     Cost {
         max_rate,
         queue_search,
         contention,
-        total: max_rate + queue_search + contention,
+        routed,
+        max_link_bytes: links,
+        total: max_rate + queue_search + contention + routed.unwrap_or(0.0),
     }
 }
 

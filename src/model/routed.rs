@@ -53,11 +53,6 @@ pub fn link_loads(pat: &Pattern, m: &Machine, b: [usize; 3]) -> LinkLoads {
     }
 }
 
-/// The routed contention term: `delta * max_link_bytes`.
-pub fn routed(pat: &Pattern, m: &Machine) -> f64 {
-    m.params.delta * link_loads(pat, m, m.router_box()).max_link_bytes as f64
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

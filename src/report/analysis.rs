@@ -112,6 +112,8 @@ fn steps_json(op: crate::comm::Op, steps: &[Step], m: &Machine, model: &Model) -
             cost.max_rate += c.max_rate;
             cost.queue_search += c.queue_search;
             cost.contention += c.contention;
+            cost.routed = c.routed.map(|r| r + cost.routed.unwrap_or(0.0));
+            cost.max_link_bytes = c.max_link_bytes.max(cost.max_link_bytes);
             cost.total += c.total;
             all.extend_from_slice(&s.pattern.messages);
             StepJson {
@@ -237,9 +239,10 @@ pub fn table(r: &Report) -> String {
     } else {
         format!("{}, {}", r.model, r.strategy)
     };
+    let routed = has_routed(r);
     for op in ["spmv", "spgemm", "ptap"] {
         s += &format!(
-            "{op} ({})\n{:>5} {:>11} {:>13} {:>6} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
+            "{op} ({})\n{:>5} {:>11} {:>13} {:>6} {:>8} {:>10} {:>10} {:>10} {:>10}{} {:>10}\n",
             how,
             "level",
             "rows",
@@ -250,12 +253,17 @@ pub fn table(r: &Report) -> String {
             "max-rate",
             "queue",
             "contention",
+            if routed {
+                format!(" {:>10}", "routed")
+            } else {
+                String::new()
+            },
             "total"
         );
         for l in &r.levels {
             let Some(o) = l.ops.get(op) else { continue };
             s += &format!(
-                "{:>5} {:>11} {:>13} {:>6} {:>8} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
+                "{:>5} {:>11} {:>13} {:>6} {:>8} {:>10} {:>10} {:>10} {:>10}{} {:>10}\n",
                 l.level,
                 group(l.rows),
                 group(l.nnz),
@@ -265,6 +273,9 @@ pub fn table(r: &Report) -> String {
                 seconds(o.cost.max_rate),
                 seconds(o.cost.queue_search),
                 seconds(o.cost.contention),
+                o.cost
+                    .routed
+                    .map_or(String::new(), |t| format!(" {:>10}", seconds(t))),
                 seconds(o.cost.total)
             );
         }
@@ -273,17 +284,27 @@ pub fn table(r: &Report) -> String {
     s
 }
 
-/// `levels.csv`: one row per level and operation.
+/// Whether the model has the `routed` term.
+fn has_routed(r: &Report) -> bool {
+    r.levels
+        .iter()
+        .any(|l| l.ops.values().any(|o| o.cost.routed.is_some()))
+}
+
+/// `levels.csv`: one row per level and operation (a `routed` column
+/// before `total` when the model has that term).
 pub fn csv(r: &Report) -> String {
-    let mut s = String::from(
+    let routed = has_routed(r);
+    let mut s = format!(
         "level,op,rows,nnz,active_processes,messages_total,messages_max_sent,messages_max_recv,messages_inter_node,\
-         bytes_total,bytes_max_sent,bytes_max_recv,bytes_inter_node,byte_hops,avg_hops,max_rate,queue_search,contention,total\n",
+         bytes_total,bytes_max_sent,bytes_max_recv,bytes_inter_node,byte_hops,avg_hops,max_rate,queue_search,contention,{}total\n",
+        if routed { "routed," } else { "" }
     );
     for l in &r.levels {
         for (op, o) in &l.ops {
             let (m, b, c) = (&o.summary.messages, &o.summary.bytes, &o.cost);
             s += &format!(
-                "{},{op},{},{},{},{},{},{},{},{},{},{},{},{},{},{:e},{:e},{:e},{:e}\n",
+                "{},{op},{},{},{},{},{},{},{},{},{},{},{},{},{},{:e},{:e},{:e},{}{:e}\n",
                 l.level,
                 l.rows,
                 l.nnz,
@@ -301,6 +322,7 @@ pub fn csv(r: &Report) -> String {
                 c.max_rate,
                 c.queue_search,
                 c.contention,
+                c.routed.map_or(String::new(), |t| format!("{t:e},")),
                 c.total
             );
         }

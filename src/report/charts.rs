@@ -13,10 +13,11 @@ use plotters::prelude::*;
 use super::analysis::Report;
 
 const SIZE: (u32, u32) = (900, 560);
-const TERM_COLORS: [RGBColor; 3] = [
+const TERM_COLORS: [RGBColor; 4] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
 ];
 
 /// "beam_tet_2k: <what>, bluewaters 16 x 16": the matrix's base name keeps
@@ -43,15 +44,20 @@ fn axis_seconds(t: f64) -> String {
 
 /// Stacked per-level breakdown of one operation's modeled time.
 pub fn breakdown(path: &Path, r: &Report, op: &str) -> Result<(), String> {
-    let rows: Vec<(usize, [f64; 3])> = r
+    let routed = r
+        .levels
+        .iter()
+        .any(|l| l.ops.get(op).is_some_and(|o| o.cost.routed.is_some()));
+    let rows: Vec<(usize, Vec<f64>)> = r
         .levels
         .iter()
         .filter_map(|l| {
             l.ops.get(op).map(|o| {
-                (
-                    l.level,
-                    [o.cost.max_rate, o.cost.queue_search, o.cost.contention],
-                )
+                let mut terms = vec![o.cost.max_rate, o.cost.queue_search, o.cost.contention];
+                if routed {
+                    terms.push(o.cost.routed.unwrap_or(0.0));
+                }
+                (l.level, terms)
             })
         })
         .collect();
@@ -73,7 +79,7 @@ fn draw_breakdown<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     r: &Report,
     op: &str,
-    rows: &[(usize, [f64; 3])],
+    rows: &[(usize, Vec<f64>)],
 ) -> Result<(), String>
 where
     DB::ErrorType: 'static,
@@ -118,8 +124,14 @@ where
         .axis_desc_style(("sans-serif", 15))
         .draw()
         .map_err(err)?;
-    let names = ["max-rate", "queue search", "contention"];
-    for (term, name) in names.iter().enumerate() {
+    let names = [
+        "max-rate",
+        "queue search",
+        "contention",
+        "routed contention",
+    ];
+    let terms = rows.first().map_or(3, |(_, t)| t.len());
+    for (term, name) in names[..terms].iter().enumerate() {
         let color = TERM_COLORS[term];
         chart
             .draw_series(rows.iter().enumerate().filter_map(|(k, (_, t))| {
