@@ -30,6 +30,8 @@ pub enum RateTerm {
     Postal,
     MaxRate,
     NodeAware,
+    /// LogGP per sending rank ([`loggp`]).
+    LogGP,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +51,7 @@ pub struct Model {
 }
 
 pub const TERMS: &str =
-    "postal, maxrate, nodeaware, queue, queue-measured, queue-lower, contention, routed";
+    "postal, maxrate, nodeaware, loggp, queue, queue-measured, queue-lower, contention, routed";
 
 impl Default for Model {
     fn default() -> Model {
@@ -76,6 +78,7 @@ impl Model {
                 "postal" => (Some(RateTerm::Postal), None),
                 "maxrate" => (Some(RateTerm::MaxRate), None),
                 "nodeaware" => (Some(RateTerm::NodeAware), None),
+                "loggp" => (Some(RateTerm::LogGP), None),
                 "queue" | "queue-upper" => (None, Some(QueueBound::Upper)),
                 "queue-measured" => (None, Some(QueueBound::Measured)),
                 "queue-lower" => (None, Some(QueueBound::Lower)),
@@ -92,7 +95,7 @@ impl Model {
             if rate.is_some() {
                 if m.rate.is_some() {
                     return Err(format!(
-                        "'{spec}' has two rate terms: choose one of postal, maxrate, nodeaware"
+                        "'{spec}' has two rate terms: choose one of postal, maxrate, nodeaware, loggp"
                     ));
                 }
                 m.rate = rate;
@@ -113,6 +116,7 @@ impl Model {
             RateTerm::Postal => "postal",
             RateTerm::MaxRate => "maxrate",
             RateTerm::NodeAware => "nodeaware",
+            RateTerm::LogGP => "loggp",
         }));
         terms.extend(self.queue.map(|q| match q {
             QueueBound::Upper => "queue",
@@ -146,7 +150,10 @@ pub struct Cost {
 }
 
 pub fn cost(pat: &Pattern, summary: &Summary, m: &Machine, model: &Model) -> Cost {
-    let max_rate = model.rate.map_or(0.0, |r| max_rate(pat, m, r));
+    let max_rate = model.rate.map_or(0.0, |r| match r {
+        RateTerm::LogGP => loggp(pat, m),
+        _ => max_rate(pat, m, r),
+    });
     let queue_search = model.queue.map_or(0.0, |q| queue_search(pat, m, q));
     let contention = if model.contention {
         contention(summary, m)
@@ -187,6 +194,10 @@ pub fn message_time(
     };
     match (term, locality) {
         (RateTerm::Postal, _) => network.alpha + s / network.rate,
+        (RateTerm::LogGP, local) => {
+            let r = p.rates(local).of(protocol);
+            classic::LogGP::from_postal(r.alpha, r.rate).message(s)
+        }
         (RateTerm::MaxRate, _) => injected(network),
         (RateTerm::NodeAware, Locality::Network) => injected(network),
         (RateTerm::NodeAware, local) => {
@@ -194,6 +205,31 @@ pub fn message_time(
             r.alpha + s / r.rate
         }
     }
+}
+
+/// LogGP (Alexandrov et al. 1995) per sending rank: its messages leave one
+/// after another, each holding the sender `max(g, o_s + (s-1) G)`, and the
+/// last one arrives `L + o_r` later; the slowest rank's time. Each
+/// message's parameters come from its locality and protocol class by
+/// [`classic::LogGP::from_postal`], so a lone message costs what the
+/// node-aware postal term charges; several messages overlap their `L` and
+/// `o_r`.
+pub fn loggp(pat: &Pattern, m: &Machine) -> f64 {
+    let mut busy = vec![0.0f64; m.ranks()];
+    let mut tail = vec![0.0f64; m.ranks()];
+    for msg in &pat.messages {
+        let r = m.params.rates(msg.locality).of(msg.protocol as usize);
+        let p = classic::LogGP::from_postal(r.alpha, r.rate);
+        let s = msg.bytes as f64;
+        let f = msg.from as usize;
+        busy[f] += p.g.max(p.o_s + (s - 1.0).max(0.0) * p.big_g);
+        // The largest L + o_r of the rank's classes: the last arrival.
+        tail[f] = tail[f].max(p.l + p.o_r);
+    }
+    busy.iter()
+        .zip(&tail)
+        .map(|(b, t)| b + t)
+        .fold(0.0, f64::max)
 }
 
 /// Largest total send time of a rank (eq. 1 or 2).
@@ -250,6 +286,37 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-12 * b.abs().max(1e-30)
+    }
+
+    #[test]
+    fn loggp_by_hand() {
+        let m = Machine::bluewaters();
+        // Rank 0 sends two 100 B network messages (short: alpha 2.3e-6,
+        // R_b 1.3e9, so o_s = L = o_r = g = alpha / 3): busy
+        // 2 (alpha/3 + 99 / 1.3e9), then L + o_r = 2 alpha / 3.
+        let msg = |to| Message {
+            from: 0,
+            to,
+            bytes: 100,
+            locality: Locality::Network,
+            protocol: Protocol::Short,
+            hops: 1,
+        };
+        let pat = Pattern {
+            op: Op::Spmv,
+            messages: vec![msg(16), msg(32)],
+        };
+        let want = 4.0 * 2.3e-6 / 3.0 + 2.0 * 99.0 / 1.3e9;
+        assert!(close(loggp(&pat, &m), want), "{} {want}", loggp(&pat, &m));
+        // A lone message costs its postal time less one byte's G.
+        let one = Pattern {
+            op: Op::Spmv,
+            messages: vec![msg(16)],
+        };
+        assert!(close(loggp(&one, &m), 2.3e-6 + 99.0 / 1.3e9));
+        let model = Model::parse("loggp+queue").unwrap();
+        assert_eq!(model.name(), "loggp+queue");
+        assert!(Model::parse("loggp+postal").is_err());
     }
 
     #[test]

@@ -250,7 +250,11 @@ pub fn table(r: &Report) -> String {
             "active",
             "max recv",
             "net bytes",
-            "max-rate",
+            if r.model.split('+').any(|t| t == "loggp") {
+                "LogGP"
+            } else {
+                "max-rate"
+            },
             "queue",
             "contention",
             if routed {

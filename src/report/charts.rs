@@ -124,12 +124,12 @@ where
         .axis_desc_style(("sans-serif", 15))
         .draw()
         .map_err(err)?;
-    let names = [
-        "max-rate",
-        "queue search",
-        "contention",
-        "routed contention",
-    ];
+    let rate = if r.model.split('+').any(|t| t == "loggp") {
+        "LogGP"
+    } else {
+        "max-rate"
+    };
+    let names = [rate, "queue search", "contention", "routed contention"];
     let terms = rows.first().map_or(3, |(_, t)| t.len());
     for (term, name) in names[..terms].iter().enumerate() {
         let color = TERM_COLORS[term];
