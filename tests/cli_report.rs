@@ -402,7 +402,7 @@ fn routed_term_is_reported_beside_the_cube_estimate() {
         "--ppn",
         "4",
         "--model",
-        "nodeaware+queue+contention+routed",
+        "nodeaware+queue+contention+routed+pack",
         "--json",
         json.to_str().unwrap(),
         "--out",
@@ -411,7 +411,7 @@ fn routed_term_is_reported_beside_the_cube_estimate() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(r["model"], "nodeaware+queue+contention+routed");
+    assert_eq!(r["model"], "nodeaware+queue+contention+routed+pack");
     let delta = 1.0e-10; // MODEL.md, Blue Waters
     let mut loaded = 0;
     for l in r["levels"].as_array().unwrap() {
@@ -425,7 +425,7 @@ fn routed_term_is_reported_beside_the_cube_estimate() {
                 (routed - delta * links as f64).abs() <= 1e-12 * routed.max(1e-30),
                 "{op}"
             );
-            let sum: f64 = ["max_rate", "queue_search", "contention", "routed"]
+            let sum: f64 = ["max_rate", "queue_search", "contention", "routed", "pack"]
                 .iter()
                 .map(|k| c[*k].as_f64().unwrap())
                 .sum();
@@ -451,7 +451,7 @@ fn routed_term_is_reported_beside_the_cube_estimate() {
         .lines()
         .next()
         .unwrap()
-        .ends_with(",contention,routed,total"));
+        .ends_with(",contention,routed,pack,total"));
     assert!(String::from_utf8_lossy(&o.stdout).contains("routed"));
     // Without the term, nothing about it is written.
     let o = amgcomm(&[
@@ -469,4 +469,5 @@ fn routed_term_is_reported_beside_the_cube_estimate() {
     assert!(o.status.success());
     let text = std::fs::read_to_string(&json).unwrap();
     assert!(!text.contains("routed") && !text.contains("max_link_bytes"));
+    assert!(!text.contains("\"pack\""));
 }

@@ -235,6 +235,32 @@ fn brute_spmv(
     out
 }
 
+/// Contiguous runs of the sender's local rows (its rows in global order)
+/// in each spmv message, from the needed sets directly.
+fn brute_runs(a: &[Vec<u32>], owner: &[u32]) -> BTreeMap<(u32, u32), u32> {
+    let mut needed: BTreeMap<(u32, u32), BTreeSet<usize>> = BTreeMap::new();
+    for (i, row) in a.iter().enumerate() {
+        for &j in row {
+            let q = owner[j as usize];
+            if q != owner[i] {
+                // Local index of j on q.
+                let local = (0..j as usize).filter(|&k| owner[k] == q).count();
+                needed.entry((q, owner[i])).or_default().insert(local);
+            }
+        }
+    }
+    needed
+        .into_iter()
+        .map(|(k, set)| {
+            let runs = set
+                .iter()
+                .filter(|&&l| l == 0 || !set.contains(&(l - 1)))
+                .count();
+            (k, runs as u32)
+        })
+        .collect()
+}
+
 fn brute_ptap(
     a: &[Vec<u32>],
     p: &[Vec<u32>],
@@ -461,6 +487,23 @@ fn fast_path_agrees_with_brute_force_on_random_matrices_and_partitions() {
             &m,
             &format!("case {case} spmv"),
         );
+        let runs: BTreeMap<(u32, u32), u32> = spmv
+            .messages
+            .iter()
+            .map(|msg| ((msg.from, msg.to), msg.runs))
+            .collect();
+        assert_eq!(runs, brute_runs(&a_rows, &owner), "case {case} runs");
+        let spgemm_runs: Vec<u32> = spgemm
+            .as_ref()
+            .unwrap()
+            .messages
+            .iter()
+            .map(|m| m.runs)
+            .collect();
+        assert_eq!(
+            spgemm_runs,
+            spmv.messages.iter().map(|m| m.runs).collect::<Vec<_>>()
+        );
         // Summaries do not depend on the order of the messages (a strategy's
         // steps are summarised one after another).
         let mut by_receiver = spmv.clone();
@@ -470,7 +513,7 @@ fn fast_path_agrees_with_brute_force_on_random_matrices_and_partitions() {
             comm::summarize(&spmv, &m)
         );
         check_against(
-            &spgemm.unwrap(),
+            spgemm.as_ref().unwrap(),
             &brute_spmv(&a_rows, Some(&p_rows), &owner),
             &m,
             &format!("case {case} spgemm"),

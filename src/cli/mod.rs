@@ -177,8 +177,9 @@ fn machine_show(spec: &str, json: bool) -> CmdResult {
         );
     }
     s += &format!(
-        "R_N = {:.1e} B/s (network rendezvous), gamma = {:.1e} s, delta = {:.1e} s\n",
-        p.r_n, p.gamma, p.delta
+        "R_N = {:.1e} B/s (network rendezvous), gamma = {:.1e} s, delta = {:.1e} s\n\
+         pack: {:.1e} s per run, {:.1e} B/s\n",
+        p.r_n, p.gamma, p.delta, p.pack_per_run, p.pack_rate
     );
     emit(&s)
 }

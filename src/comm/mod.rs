@@ -92,6 +92,10 @@ pub struct Message {
     pub protocol: Protocol,
     /// Router hops (0 on the node).
     pub hops: u32,
+    /// Contiguous runs of the sender's local data that the message gathers
+    /// (spmv and spgemm: runs of consecutive local rows, local rows being
+    /// a rank's rows in global order); 1 for a buffer built packed.
+    pub runs: u32,
 }
 
 /// The messages of one operation on one level, sorted by (from, to).
@@ -111,14 +115,14 @@ impl Pattern {
         let places = m.places();
         let messages = sorted
             .into_par_iter()
-            .map(|(from, to, bytes)| Message::new(from, to, bytes, &places, m))
+            .map(|(from, to, bytes)| Message::new(from, to, bytes, 1, &places, m))
             .collect();
         Pattern { op, messages }
     }
 }
 
 impl Message {
-    fn new(from: u32, to: u32, bytes: u64, places: &Places, m: &Machine) -> Message {
+    fn new(from: u32, to: u32, bytes: u64, runs: u32, places: &Places, m: &Machine) -> Message {
         let locality = places.locality(from, to);
         let hops = if locality == Locality::Network {
             places.hops(from, to)
@@ -132,6 +136,7 @@ impl Message {
             locality,
             protocol: Protocol::of(bytes, &m.params),
             hops,
+            runs,
         }
     }
 }
@@ -144,6 +149,7 @@ fn from_receivers<T: Sync>(
     per_rank: &[Vec<T>],
     sender: impl Fn(&T) -> u32 + Sync,
     bytes: impl Fn(&T) -> u64 + Sync,
+    runs: impl Fn(&T) -> u32 + Sync,
     m: &Machine,
 ) -> Vec<Message> {
     let ranks = m.ranks();
@@ -192,7 +198,8 @@ fn from_receivers<T: Sync>(
                 if q >= hi {
                     break;
                 }
-                slice[next[q - lo]] = Message::new(q as u32, r as u32, bytes(e), &places, m);
+                slice[next[q - lo]] =
+                    Message::new(q as u32, r as u32, bytes(e), runs(e), &places, m);
                 next[q - lo] += 1;
             }
         }
@@ -242,6 +249,11 @@ fn by_sender<T: Copy + Default + Ord + Send>(
     out
 }
 
+/// (sender, spmv bytes, spgemm bytes, rows, rows continuing a run).
+type Needed = (u32, u64, u64, u32, u32);
+/// Per thread: sender slots, needed-row marks, the rank's needed rows.
+type Scratch = (Vec<(u32, u32)>, Vec<u32>, Vec<u32>);
+
 /// `spmv` and `spgemm` patterns of one level (`p` = `None` on the
 /// coarsest level: spmv only). Pairs come from one pass per receiving rank.
 pub fn spmv_spgemm(
@@ -256,34 +268,56 @@ pub fn spmv_spgemm(
             p.indptr().raw_storage()[j + 1] - p.indptr().raw_storage()[j]
         }) as u64
     };
-    // Per receiving rank: (sender, spmv bytes, spgemm bytes), summed in
-    // place through a per-thread slot array (rank it was last used for,
-    // index in `out`), then sorted by sender.
+    // The previous row of the same owner: a needed row continues a run
+    // of the sender's local data when this one is needed too.
+    let mut last = vec![u32::MAX; part.ranks];
+    let prev: Vec<u32> = part
+        .owner
+        .iter()
+        .enumerate()
+        .map(|(j, &q)| std::mem::replace(&mut last[q as usize], j as u32))
+        .collect();
+    // Per receiving rank: (sender, spmv bytes, spgemm bytes, rows, rows
+    // continuing a run), summed in place through a per-thread slot array
+    // (rank it was last used for, index in `out`), then sorted by sender.
     let ranks = m.ranks();
-    let per_rank: Vec<Vec<(u32, u64, u64)>> =
-        node_aware::per_receiver(a, part, |r, slot: &mut Vec<(u32, u32)>, visit| {
+    let per_rank: Vec<Vec<Needed>> =
+        node_aware::per_receiver(a, part, |r, scratch: &mut Scratch, visit| {
+            let (slot, mark, rows) = scratch;
             slot.resize(ranks, (u32::MAX, 0));
-            let mut out: Vec<(u32, u64, u64)> = Vec::new();
+            mark.resize(a.cols(), u32::MAX);
+            rows.clear();
+            let mut out: Vec<Needed> = Vec::new();
             visit(&mut |q, j| {
                 let s = &mut slot[q as usize];
                 if s.0 != r as u32 {
                     *s = (r as u32, out.len() as u32);
-                    out.push((q, 0, 0));
+                    out.push((q, 0, 0, 0, 0));
                 }
                 let e = &mut out[s.1 as usize];
                 e.1 += 8;
                 e.2 += 4 + 12 * p_row_nnz(j as usize);
+                e.3 += 1;
+                mark[j as usize] = r as u32;
+                rows.push(j);
             });
+            for &j in rows.iter() {
+                let before = prev[j as usize];
+                if before != u32::MAX && mark[before as usize] == r as u32 {
+                    out[slot[part.owner[j as usize] as usize].1 as usize].4 += 1;
+                }
+            }
             out.sort_unstable_by_key(|e| e.0);
             out
         });
+    let runs = |e: &Needed| e.3 - e.4;
     let spmv = Pattern {
         op: Op::Spmv,
-        messages: from_receivers(&per_rank, |e| e.0, |e| e.1, m),
+        messages: from_receivers(&per_rank, |e| e.0, |e| e.1, runs, m),
     };
     let spgemm = p.map(|_| Pattern {
         op: Op::Spgemm,
-        messages: from_receivers(&per_rank, |e| e.0, |e| e.2, m),
+        messages: from_receivers(&per_rank, |e| e.0, |e| e.2, runs, m),
     });
     (spmv, spgemm)
 }

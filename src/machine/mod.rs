@@ -151,6 +151,24 @@ pub struct Params {
     pub r_n: f64,
     pub gamma: f64,
     pub delta: f64,
+    /// The `pack` term (log3P's `l_mw`): gathering a message from `k > 1`
+    /// runs of local data costs `k * pack_per_run + bytes / pack_rate`.
+    #[serde(default = "default_pack_per_run")]
+    pub pack_per_run: f64,
+    #[serde(default = "default_pack_rate")]
+    pub pack_rate: f64,
+}
+
+/// No log3P table exists for Blue Waters: a run is charged one DRAM
+/// latency (about 100 ns on its Opteron 6276 nodes), an assumption to
+/// replace with a measurement in a machine file.
+fn default_pack_per_run() -> f64 {
+    1.0e-7
+}
+
+/// The copy runs at Table 1's on-socket rendezvous rate, a local copy.
+fn default_pack_rate() -> f64 {
+    6.2e9
 }
 
 impl Params {
@@ -178,6 +196,8 @@ impl Params {
             r_n: 6.6e9,
             gamma: 8.4e-9,
             delta: 1.0e-10,
+            pack_per_run: default_pack_per_run(),
+            pack_rate: default_pack_rate(),
         }
     }
 
@@ -208,6 +228,9 @@ impl Params {
         }
         if !(self.r_n > 0.0 && self.gamma >= 0.0 && self.delta >= 0.0) {
             return Err("params: r_n must be > 0, gamma and delta >= 0".into());
+        }
+        if !(self.pack_per_run >= 0.0 && self.pack_rate > 0.0) {
+            return Err("params: pack_per_run must be >= 0 and pack_rate > 0".into());
         }
         Ok(())
     }

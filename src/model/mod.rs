@@ -48,10 +48,12 @@ pub struct Model {
     pub contention: bool,
     /// `delta * max_link_bytes` over dimension-order routes ([`routed`]).
     pub routed: bool,
+    /// Gathering non-contiguous send buffers ([`pack`]).
+    pub pack: bool,
 }
 
 pub const TERMS: &str =
-    "postal, maxrate, nodeaware, loggp, queue, queue-measured, queue-lower, contention, routed";
+    "postal, maxrate, nodeaware, loggp, queue, queue-measured, queue-lower, contention, routed, pack";
 
 impl Default for Model {
     fn default() -> Model {
@@ -60,6 +62,7 @@ impl Default for Model {
             queue: Some(QueueBound::Upper),
             contention: true,
             routed: false,
+            pack: false,
         }
     }
 }
@@ -72,6 +75,7 @@ impl Model {
             queue: None,
             contention: false,
             routed: false,
+            pack: false,
         };
         for term in spec.split('+').map(str::trim) {
             let (rate, queue) = match term {
@@ -88,6 +92,10 @@ impl Model {
                 }
                 "routed" => {
                     m.routed = true;
+                    continue;
+                }
+                "pack" => {
+                    m.pack = true;
                     continue;
                 }
                 t => return Err(format!("unknown model term '{t}' (terms: {TERMS})")),
@@ -129,6 +137,9 @@ impl Model {
         if self.routed {
             terms.push("routed");
         }
+        if self.pack {
+            terms.push("pack");
+        }
         terms.join("+")
     }
 }
@@ -146,7 +157,24 @@ pub struct Cost {
     /// Bytes on the busiest directed link, behind `routed`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_link_bytes: Option<u64>,
+    /// Gathering send buffers (model term `pack`; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pack: Option<f64>,
     pub total: f64,
+}
+
+/// The optional terms, in report order.
+pub const EXTRA_TERMS: [&str; 2] = ["routed", "pack"];
+
+impl Cost {
+    /// An optional term's seconds, `None` when the model lacks it.
+    pub fn extra(&self, term: &str) -> Option<f64> {
+        match term {
+            "routed" => self.routed,
+            "pack" => self.pack,
+            _ => None,
+        }
+    }
 }
 
 pub fn cost(pat: &Pattern, summary: &Summary, m: &Machine, model: &Model) -> Cost {
@@ -164,13 +192,19 @@ pub fn cost(pat: &Pattern, summary: &Summary, m: &Machine, model: &Model) -> Cos
         .routed
         .then(|| routed::link_loads(pat, m, m.router_box()).max_link_bytes);
     let routed = links.map(|b| m.params.delta * b as f64);
+    let packing = model.pack.then(|| pack(pat, m));
     Cost {
         max_rate,
         queue_search,
         contention,
         routed,
         max_link_bytes: links,
-        total: max_rate + queue_search + contention + routed.unwrap_or(0.0),
+        pack: packing,
+        total: max_rate
+            + queue_search
+            + contention
+            + routed.unwrap_or(0.0)
+            + packing.unwrap_or(0.0),
     }
 }
 
@@ -232,6 +266,22 @@ pub fn loggp(pat: &Pattern, m: &Machine) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// log3P's middleware cost of non-contiguous data (`l_mw`) as a term: a
+/// message gathered from `k > 1` runs of the sender's local data costs
+/// `k * pack_per_run + bytes / pack_rate`; a contiguous one nothing. The
+/// slowest rank's sum.
+pub fn pack(pat: &Pattern, m: &Machine) -> f64 {
+    let p = &m.params;
+    let mut per_rank = vec![0.0f64; m.ranks()];
+    for msg in &pat.messages {
+        if msg.runs > 1 {
+            per_rank[msg.from as usize] +=
+                msg.runs as f64 * p.pack_per_run + msg.bytes as f64 / p.pack_rate;
+        }
+    }
+    per_rank.into_iter().fold(0.0, f64::max)
+}
+
 /// Largest total send time of a rank (eq. 1 or 2).
 pub fn max_rate(pat: &Pattern, m: &Machine, term: RateTerm) -> f64 {
     // Active ranks per node: those sending network messages (node-aware),
@@ -289,6 +339,23 @@ mod tests {
     }
 
     #[test]
+    fn pack_by_hand() {
+        let m = Machine::bluewaters();
+        let mut a = msg(0, 1, 800, Locality::Socket, 0);
+        a.runs = 3;
+        let mut b = msg(0, 2, 80, Locality::Socket, 0);
+        b.runs = 2;
+        let c = msg(1, 0, 8000, Locality::Socket, 0); // contiguous: free
+        let pat = Pattern {
+            op: Op::Spmv,
+            messages: vec![a, b, c],
+        };
+        // Rank 0: 3 runs + 800 B, 2 runs + 80 B; 100 ns a run, 6.2 GB/s.
+        let want = 5.0 * 1.0e-7 + 880.0 / 6.2e9;
+        assert!(close(pack(&pat, &m), want));
+    }
+
+    #[test]
     fn loggp_by_hand() {
         let m = Machine::bluewaters();
         // Rank 0 sends two 100 B network messages (short: alpha 2.3e-6,
@@ -301,6 +368,7 @@ mod tests {
             locality: Locality::Network,
             protocol: Protocol::Short,
             hops: 1,
+            runs: 1,
         };
         let pat = Pattern {
             op: Op::Spmv,
@@ -349,6 +417,7 @@ mod tests {
             locality,
             protocol,
             hops,
+            runs: 1,
         }
     }
 

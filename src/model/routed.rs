@@ -82,6 +82,7 @@ mod tests {
                     locality: Locality::Network,
                     protocol: Protocol::Short,
                     hops: 0,
+                    runs: 1,
                 })
                 .collect(),
         }

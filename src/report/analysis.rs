@@ -114,6 +114,7 @@ fn steps_json(op: crate::comm::Op, steps: &[Step], m: &Machine, model: &Model) -
             cost.contention += c.contention;
             cost.routed = c.routed.map(|r| r + cost.routed.unwrap_or(0.0));
             cost.max_link_bytes = c.max_link_bytes.max(cost.max_link_bytes);
+            cost.pack = c.pack.map(|t| t + cost.pack.unwrap_or(0.0));
             cost.total += c.total;
             all.extend_from_slice(&s.pattern.messages);
             StepJson {
@@ -239,7 +240,8 @@ pub fn table(r: &Report) -> String {
     } else {
         format!("{}, {}", r.model, r.strategy)
     };
-    let routed = has_routed(r);
+    let extra = extra_terms(r);
+    let extra_header: String = extra.iter().map(|t| format!(" {t:>10}")).collect();
     for op in ["spmv", "spgemm", "ptap"] {
         s += &format!(
             "{op} ({})\n{:>5} {:>11} {:>13} {:>6} {:>8} {:>10} {:>10} {:>10} {:>10}{} {:>10}\n",
@@ -257,11 +259,7 @@ pub fn table(r: &Report) -> String {
             },
             "queue",
             "contention",
-            if routed {
-                format!(" {:>10}", "routed")
-            } else {
-                String::new()
-            },
+            extra_header,
             "total"
         );
         for l in &r.levels {
@@ -277,9 +275,10 @@ pub fn table(r: &Report) -> String {
                 seconds(o.cost.max_rate),
                 seconds(o.cost.queue_search),
                 seconds(o.cost.contention),
-                o.cost
-                    .routed
-                    .map_or(String::new(), |t| format!(" {:>10}", seconds(t))),
+                extra
+                    .iter()
+                    .map(|t| format!(" {:>10}", seconds(o.cost.extra(t).unwrap_or(0.0))))
+                    .collect::<String>(),
                 seconds(o.cost.total)
             );
         }
@@ -288,21 +287,26 @@ pub fn table(r: &Report) -> String {
     s
 }
 
-/// Whether the model has the `routed` term.
-fn has_routed(r: &Report) -> bool {
-    r.levels
-        .iter()
-        .any(|l| l.ops.values().any(|o| o.cost.routed.is_some()))
+/// The optional terms (`routed`, `pack`) the report's model has.
+pub fn extra_terms(r: &Report) -> Vec<&'static str> {
+    model::EXTRA_TERMS
+        .into_iter()
+        .filter(|t| {
+            r.levels
+                .iter()
+                .any(|l| l.ops.values().any(|o| o.cost.extra(t).is_some()))
+        })
+        .collect()
 }
 
-/// `levels.csv`: one row per level and operation (a `routed` column
-/// before `total` when the model has that term).
+/// `levels.csv`: one row per level and operation (a column per optional
+/// term, `routed` and `pack`, before `total` when the model has it).
 pub fn csv(r: &Report) -> String {
-    let routed = has_routed(r);
+    let extra = extra_terms(r);
     let mut s = format!(
         "level,op,rows,nnz,active_processes,messages_total,messages_max_sent,messages_max_recv,messages_inter_node,\
          bytes_total,bytes_max_sent,bytes_max_recv,bytes_inter_node,byte_hops,avg_hops,max_rate,queue_search,contention,{}total\n",
-        if routed { "routed," } else { "" }
+        extra.iter().map(|t| format!("{t},")).collect::<String>()
     );
     for l in &r.levels {
         for (op, o) in &l.ops {
@@ -326,7 +330,10 @@ pub fn csv(r: &Report) -> String {
                 c.max_rate,
                 c.queue_search,
                 c.contention,
-                c.routed.map_or(String::new(), |t| format!("{t:e},")),
+                extra
+                    .iter()
+                    .map(|t| format!("{:e},", c.extra(t).unwrap_or(0.0)))
+                    .collect::<String>(),
                 c.total
             );
         }

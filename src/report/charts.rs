@@ -13,11 +13,12 @@ use plotters::prelude::*;
 use super::analysis::Report;
 
 const SIZE: (u32, u32) = (900, 560);
-const TERM_COLORS: [RGBColor; 4] = [
+const TERM_COLORS: [RGBColor; 5] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
     RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
 ];
 
 /// "beam_tet_2k: <what>, bluewaters 16 x 16": the matrix's base name keeps
@@ -44,19 +45,14 @@ fn axis_seconds(t: f64) -> String {
 
 /// Stacked per-level breakdown of one operation's modeled time.
 pub fn breakdown(path: &Path, r: &Report, op: &str) -> Result<(), String> {
-    let routed = r
-        .levels
-        .iter()
-        .any(|l| l.ops.get(op).is_some_and(|o| o.cost.routed.is_some()));
+    let extra = super::analysis::extra_terms(r);
     let rows: Vec<(usize, Vec<f64>)> = r
         .levels
         .iter()
         .filter_map(|l| {
             l.ops.get(op).map(|o| {
                 let mut terms = vec![o.cost.max_rate, o.cost.queue_search, o.cost.contention];
-                if routed {
-                    terms.push(o.cost.routed.unwrap_or(0.0));
-                }
+                terms.extend(extra.iter().map(|t| o.cost.extra(t).unwrap_or(0.0)));
                 (l.level, terms)
             })
         })
@@ -129,7 +125,14 @@ where
     } else {
         "max-rate"
     };
-    let names = [rate, "queue search", "contention", "routed contention"];
+    let mut names = vec![rate, "queue search", "contention"];
+    names.extend(super::analysis::extra_terms(r).into_iter().map(|t| {
+        if t == "routed" {
+            "routed contention"
+        } else {
+            t
+        }
+    }));
     let terms = rows.first().map_or(3, |(_, t)| t.len());
     for (term, name) in names[..terms].iter().enumerate() {
         let color = TERM_COLORS[term];
