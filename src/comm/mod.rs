@@ -251,8 +251,8 @@ fn by_sender<T: Copy + Default + Ord + Send>(
 
 /// (sender, spmv bytes, spgemm bytes, rows, rows continuing a run).
 type Needed = (u32, u64, u64, u32, u32);
-/// Per thread: sender slots, needed-row marks, the rank's needed rows.
-type Scratch = (Vec<(u32, u32)>, Vec<u32>, Vec<u32>);
+/// Per thread: sender slots, needed-row marks.
+type Scratch = (Vec<(u32, u32)>, Vec<u32>);
 
 /// `spmv` and `spgemm` patterns of one level (`p` = `None` on the
 /// coarsest level: spmv only). Pairs come from one pass per receiving rank.
@@ -268,8 +268,8 @@ pub fn spmv_spgemm(
             p.indptr().raw_storage()[j + 1] - p.indptr().raw_storage()[j]
         }) as u64
     };
-    // The previous row of the same owner: a needed row continues a run
-    // of the sender's local data when this one is needed too.
+    // The previous and next rows of the same owner: two needed rows that
+    // are neighbours in the sender's local order share a run.
     let mut last = vec![u32::MAX; part.ranks];
     let prev: Vec<u32> = part
         .owner
@@ -277,16 +277,21 @@ pub fn spmv_spgemm(
         .enumerate()
         .map(|(j, &q)| std::mem::replace(&mut last[q as usize], j as u32))
         .collect();
+    let mut next = vec![u32::MAX; prev.len()];
+    for (j, &b) in prev.iter().enumerate() {
+        if b != u32::MAX {
+            next[b as usize] = j as u32;
+        }
+    }
     // Per receiving rank: (sender, spmv bytes, spgemm bytes, rows, rows
     // continuing a run), summed in place through a per-thread slot array
     // (rank it was last used for, index in `out`), then sorted by sender.
     let ranks = m.ranks();
     let per_rank: Vec<Vec<Needed>> =
         node_aware::per_receiver(a, part, |r, scratch: &mut Scratch, visit| {
-            let (slot, mark, rows) = scratch;
+            let (slot, mark) = scratch;
             slot.resize(ranks, (u32::MAX, 0));
             mark.resize(a.cols(), u32::MAX);
-            rows.clear();
             let mut out: Vec<Needed> = Vec::new();
             visit(&mut |q, j| {
                 let s = &mut slot[q as usize];
@@ -298,15 +303,12 @@ pub fn spmv_spgemm(
                 e.1 += 8;
                 e.2 += 4 + 12 * p_row_nnz(j as usize);
                 e.3 += 1;
-                mark[j as usize] = r as u32;
-                rows.push(j);
+                // Each neighbouring pair is counted at its second row.
+                let r = r as u32;
+                let marked = |k: u32| k != u32::MAX && mark[k as usize] == r;
+                e.4 += marked(prev[j as usize]) as u32 + marked(next[j as usize]) as u32;
+                mark[j as usize] = r;
             });
-            for &j in rows.iter() {
-                let before = prev[j as usize];
-                if before != u32::MAX && mark[before as usize] == r as u32 {
-                    out[slot[part.owner[j as usize] as usize].1 as usize].4 += 1;
-                }
-            }
             out.sort_unstable_by_key(|e| e.0);
             out
         });
