@@ -391,24 +391,28 @@ fn timings_on_request_only() {
 }
 
 #[test]
-fn routed_term_is_reported_beside_the_cube_estimate() {
+fn routed_and_pack_terms_are_reported_beside_the_cube_estimate() {
     let d = tempfile::tempdir().unwrap();
     let (json, out) = (d.path().join("r.json"), d.path().join("out"));
-    let o = amgcomm(&[
-        "analyze",
-        "gen:poisson3d:16",
-        "--nodes",
-        "8",
-        "--ppn",
-        "4",
-        "--model",
-        "nodeaware+queue+contention+routed+pack",
-        "--json",
-        json.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let run = |model: &str| {
+        let o = amgcomm(&[
+            "analyze",
+            "gen:poisson3d:16",
+            "--nodes",
+            "8",
+            "--ppn",
+            "4",
+            "--model",
+            model,
+            "--json",
+            json.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o
+    };
+    let o = run("nodeaware+queue+contention+routed+pack");
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(r["model"], "nodeaware+queue+contention+routed+pack");
@@ -453,20 +457,8 @@ fn routed_term_is_reported_beside_the_cube_estimate() {
         .unwrap()
         .ends_with(",contention,routed,pack,total"));
     assert!(String::from_utf8_lossy(&o.stdout).contains("routed"));
-    // Without the term, nothing about it is written.
-    let o = amgcomm(&[
-        "analyze",
-        "gen:poisson3d:16",
-        "--nodes",
-        "8",
-        "--ppn",
-        "4",
-        "--json",
-        json.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success());
+    // Without the terms, nothing about them is written.
+    run("nodeaware+queue+contention");
     let text = std::fs::read_to_string(&json).unwrap();
     assert!(!text.contains("routed") && !text.contains("max_link_bytes"));
     assert!(!text.contains("\"pack\""));
