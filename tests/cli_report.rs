@@ -412,10 +412,10 @@ fn routed_and_pack_terms_are_reported_beside_the_cube_estimate() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         o
     };
-    let o = run("nodeaware+queue+contention+routed+pack");
+    let o = run("nodeaware+queue+contention+logpc+routed+pack");
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(r["model"], "nodeaware+queue+contention+routed+pack");
+    assert_eq!(r["model"], "nodeaware+queue+contention+logpc+routed+pack");
     let delta = 1.0e-10; // MODEL.md, Blue Waters
     let mut loaded = 0;
     for l in r["levels"].as_array().unwrap() {
@@ -429,10 +429,17 @@ fn routed_and_pack_terms_are_reported_beside_the_cube_estimate() {
                 (routed - delta * links as f64).abs() <= 1e-12 * routed.max(1e-30),
                 "{op}"
             );
-            let sum: f64 = ["max_rate", "queue_search", "contention", "routed", "pack"]
-                .iter()
-                .map(|k| c[*k].as_f64().unwrap())
-                .sum();
+            let sum: f64 = [
+                "max_rate",
+                "queue_search",
+                "contention",
+                "logpc",
+                "routed",
+                "pack",
+            ]
+            .iter()
+            .map(|k| c[*k].as_f64().unwrap())
+            .sum();
             assert!(
                 (sum - c["total"].as_f64().unwrap()).abs() <= 1e-12 * sum,
                 "{op}"
@@ -455,11 +462,11 @@ fn routed_and_pack_terms_are_reported_beside_the_cube_estimate() {
         .lines()
         .next()
         .unwrap()
-        .ends_with(",contention,routed,pack,total"));
+        .ends_with(",contention,logpc,routed,pack,total"));
     assert!(String::from_utf8_lossy(&o.stdout).contains("routed"));
     // Without the terms, nothing about them is written.
     run("nodeaware+queue+contention");
     let text = std::fs::read_to_string(&json).unwrap();
     assert!(!text.contains("routed") && !text.contains("max_link_bytes"));
-    assert!(!text.contains("\"pack\""));
+    assert!(!text.contains("\"pack\"") && !text.contains("logpc"));
 }

@@ -50,10 +50,12 @@ pub struct Model {
     pub routed: bool,
     /// Gathering non-contiguous send buffers ([`pack`]).
     pub pack: bool,
+    /// LoGPC's network contention ([`logpc`]).
+    pub logpc: bool,
 }
 
 pub const TERMS: &str =
-    "postal, maxrate, nodeaware, loggp, queue, queue-measured, queue-lower, contention, routed, pack";
+    "postal, maxrate, nodeaware, loggp, queue, queue-measured, queue-lower, contention, logpc, routed, pack";
 
 impl Default for Model {
     fn default() -> Model {
@@ -63,6 +65,7 @@ impl Default for Model {
             contention: true,
             routed: false,
             pack: false,
+            logpc: false,
         }
     }
 }
@@ -76,6 +79,7 @@ impl Model {
             contention: false,
             routed: false,
             pack: false,
+            logpc: false,
         };
         for term in spec.split('+').map(str::trim) {
             let (rate, queue) = match term {
@@ -96,6 +100,10 @@ impl Model {
                 }
                 "pack" => {
                     m.pack = true;
+                    continue;
+                }
+                "logpc" => {
+                    m.logpc = true;
                     continue;
                 }
                 t => return Err(format!("unknown model term '{t}' (terms: {TERMS})")),
@@ -134,6 +142,9 @@ impl Model {
         if self.contention {
             terms.push("contention");
         }
+        if self.logpc {
+            terms.push("logpc");
+        }
         if self.routed {
             terms.push("routed");
         }
@@ -160,11 +171,14 @@ pub struct Cost {
     /// Gathering send buffers (model term `pack`; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pack: Option<f64>,
+    /// LoGPC's network contention (model term `logpc`; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub logpc: Option<f64>,
     pub total: f64,
 }
 
 /// The optional terms, in report order.
-pub const EXTRA_TERMS: [&str; 2] = ["routed", "pack"];
+pub const EXTRA_TERMS: [&str; 3] = ["logpc", "routed", "pack"];
 
 impl Cost {
     /// An optional term's seconds, `None` when the model lacks it.
@@ -172,6 +186,7 @@ impl Cost {
         match term {
             "routed" => self.routed,
             "pack" => self.pack,
+            "logpc" => self.logpc,
             _ => None,
         }
     }
@@ -193,6 +208,7 @@ pub fn cost(pat: &Pattern, summary: &Summary, m: &Machine, model: &Model) -> Cos
         .then(|| routed::link_loads(pat, m, m.router_box()).max_link_bytes);
     let routed = links.map(|b| m.params.delta * b as f64);
     let packing = model.pack.then(|| pack(pat, m));
+    let agarwal = model.logpc.then(|| logpc(pat, summary, m));
     Cost {
         max_rate,
         queue_search,
@@ -200,11 +216,13 @@ pub fn cost(pat: &Pattern, summary: &Summary, m: &Machine, model: &Model) -> Cos
         routed,
         max_link_bytes: links,
         pack: packing,
+        logpc: agarwal,
         total: max_rate
             + queue_search
             + contention
             + routed.unwrap_or(0.0)
-            + packing.unwrap_or(0.0),
+            + packing.unwrap_or(0.0)
+            + agarwal.unwrap_or(0.0),
     }
 }
 
@@ -323,6 +341,46 @@ pub fn queue_search(pat: &Pattern, m: &Machine, bound: QueueBound) -> f64 {
     }
 }
 
+/// LoGPC's network contention (Moritz and Frank 2001, from Agarwal's
+/// model of wormhole-routed k-ary n-cubes) on the router torus, the
+/// alternative to `delta h^3 B / routers`. Time runs in units of one byte
+/// on a network link (`tau = 1 / R_b`, network rendezvous) and a flit is a
+/// byte; `n = 3`; `k_d` is the pattern's byte-weighted mean hops per
+/// dimension; `B` the mean network message; `T` the mean LogGP time of a
+/// network message ([`classic::LogGP::from_postal`] of its class). The
+/// closed loop `m_c = 1 / (T + C_n(m_c))` gives the delay `C_n` of each
+/// message, and a rank's messages wait one after another: the most
+/// network messages one rank sends, times `C_n`. No contention below one
+/// hop per dimension, where Agarwal's `(k_d - 1)` factor vanishes.
+pub fn logpc(pat: &Pattern, summary: &Summary, m: &Machine) -> f64 {
+    let k_d = summary.avg_hops / 3.0;
+    let count = summary.messages.inter_node;
+    if count == 0 || k_d <= 1.0 {
+        return 0.0;
+    }
+    let tau = 1.0 / m.params.network.rend.rate;
+    let b = summary.bytes.inter_node as f64 / count as f64;
+    let t: f64 = pat
+        .messages
+        .iter()
+        .filter(|msg| msg.locality == Locality::Network)
+        .map(|msg| {
+            let r = m.params.network.of(msg.protocol as usize);
+            classic::LogGP::from_postal(r.alpha, r.rate).message(msg.bytes as f64)
+        })
+        .sum::<f64>()
+        / count as f64
+        / tau;
+    let (_, c_n) = classic::contended_rate(3.0, k_d, b, t);
+    let mut sent = vec![0u32; m.ranks()];
+    for msg in &pat.messages {
+        if msg.locality == Locality::Network {
+            sent[msg.from as usize] += 1;
+        }
+    }
+    sent.into_iter().max().unwrap_or(0) as f64 * c_n * tau
+}
+
 /// Network contention (eqs. 5, 7): `delta h^3 B / routers`.
 pub fn contention(summary: &Summary, m: &Machine) -> f64 {
     let h = summary.avg_hops;
@@ -336,6 +394,50 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-12 * b.abs().max(1e-30)
+    }
+
+    #[test]
+    fn logpc_by_hand() {
+        // Rank 0 (router (0,0,0) of the 8x8x4 box) sends two 1000 B eager
+        // messages to node 292, on router 146 = (2,2,2): 6 hops, k_d = 2.
+        let m = Machine::bluewaters();
+        let messages = [4672, 4673]
+            .map(|to| Message {
+                from: 0,
+                to,
+                bytes: 1000,
+                locality: Locality::Network,
+                protocol: Protocol::Eager,
+                hops: 6,
+                runs: 1,
+            })
+            .to_vec();
+        let pat = Pattern {
+            op: Op::Spmv,
+            messages,
+        };
+        let summary = crate::comm::summarize(&pat, &m);
+        assert_eq!(summary.avg_hops, 6.0);
+        // In link-byte units (tau = 1 / 2.9e9): B = 1000, T the LogGP time
+        // of one message, 7.0e-6 + 999 / 7.5e8 s. m (T + C(m)) = 1 with
+        // C(m) = c m / (1 - a m), c = (n+1)(k_d-1) B^2 / 2, a = B k_d / 2,
+        // is (c - a T) m^2 + (T + a) m - 1 = 0: its smaller positive root.
+        let tau = 1.0 / 2.9e9;
+        let t = (7.0e-6 + 999.0 / 7.5e8) / tau;
+        let (c, a): (f64, f64) = (4.0 * 1.0 * 1.0e6 / 2.0, 1000.0 * 2.0 / 2.0);
+        let (qa, qb) = (c - a * t, t + a);
+        let rate = (-qb + (qb * qb + 4.0 * qa).sqrt()) / (2.0 * qa);
+        let c_n = c * rate / (1.0 - a * rate);
+        let want = 2.0 * c_n * tau;
+        let got = logpc(&pat, &summary, &m);
+        assert!((got - want).abs() <= 1e-9 * want, "{got} {want}");
+        // Neighbours (k_d <= 1) see no contention in Agarwal's model.
+        let mut near = pat.clone();
+        for msg in &mut near.messages {
+            msg.hops = 3;
+        }
+        let s = crate::comm::summarize(&near, &m);
+        assert_eq!(logpc(&near, &s, &m), 0.0);
     }
 
     #[test]

@@ -115,6 +115,7 @@ fn steps_json(op: crate::comm::Op, steps: &[Step], m: &Machine, model: &Model) -
             cost.routed = c.routed.map(|r| r + cost.routed.unwrap_or(0.0));
             cost.max_link_bytes = c.max_link_bytes.max(cost.max_link_bytes);
             cost.pack = c.pack.map(|t| t + cost.pack.unwrap_or(0.0));
+            cost.logpc = c.logpc.map(|t| t + cost.logpc.unwrap_or(0.0));
             cost.total += c.total;
             all.extend_from_slice(&s.pattern.messages);
             StepJson {

@@ -13,12 +13,13 @@ use plotters::prelude::*;
 use super::analysis::Report;
 
 const SIZE: (u32, u32) = (900, 560);
-const TERM_COLORS: [RGBColor; 5] = [
+const TERM_COLORS: [RGBColor; 6] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
     RGBColor(148, 103, 189),
     RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
 ];
 
 /// "beam_tet_2k: <what>, bluewaters 16 x 16": the matrix's base name keeps
@@ -126,13 +127,15 @@ where
         "max-rate"
     };
     let mut names = vec![rate, "queue search", "contention"];
-    names.extend(super::analysis::extra_terms(r).into_iter().map(|t| {
-        if t == "routed" {
-            "routed contention"
-        } else {
-            t
-        }
-    }));
+    names.extend(
+        super::analysis::extra_terms(r)
+            .into_iter()
+            .map(|t| match t {
+                "routed" => "routed contention",
+                "logpc" => "LoGPC contention",
+                _ => t,
+            }),
+    );
     let terms = rows.first().map_or(3, |(_, t)| t.len());
     for (term, name) in names[..terms].iter().enumerate() {
         let color = TERM_COLORS[term];
