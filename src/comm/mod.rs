@@ -251,8 +251,8 @@ fn by_sender<T: Copy + Default + Ord + Send>(
 
 /// (sender, spmv bytes, spgemm bytes, rows, rows continuing a run).
 type Needed = (u32, u64, u64, u32, u32);
-/// Per thread: sender slots, needed-row marks.
-type Scratch = (Vec<(u32, u32)>, Vec<u32>);
+/// Per thread: sender slots (rank last used for, index in its list).
+type Scratch = Vec<(u32, u32)>;
 
 /// `spmv` and `spgemm` patterns of one level (`p` = `None` on the
 /// coarsest level: spmv only). Pairs come from one pass per receiving rank.
@@ -289,11 +289,10 @@ pub fn spmv_spgemm(
     let ranks = m.ranks();
     let per_rank: Vec<Vec<Needed>> =
         node_aware::per_receiver(a, part, |r, scratch: &mut Scratch, visit| {
-            let (slot, mark) = scratch;
+            let slot = scratch;
             slot.resize(ranks, (u32::MAX, 0));
-            mark.resize(a.cols(), u32::MAX);
             let mut out: Vec<Needed> = Vec::new();
-            visit(&mut |q, j| {
+            visit(&mut |q, j, stamp| {
                 let s = &mut slot[q as usize];
                 if s.0 != r as u32 {
                     *s = (r as u32, out.len() as u32);
@@ -305,9 +304,8 @@ pub fn spmv_spgemm(
                 e.3 += 1;
                 // Each neighbouring pair is counted at its second row.
                 let r = r as u32;
-                let marked = |k: u32| k != u32::MAX && mark[k as usize] == r;
+                let marked = |k: u32| k != u32::MAX && stamp[k as usize] == r;
                 e.4 += marked(prev[j as usize]) as u32 + marked(next[j as usize]) as u32;
-                mark[j as usize] = r;
             });
             out.sort_unstable_by_key(|e| e.0);
             out

@@ -63,15 +63,16 @@ pub struct Step {
 pub fn needed_columns(a: &Csr, part: &Partition) -> Vec<Vec<(u32, u32)>> {
     per_receiver(a, part, |_, _: &mut (), visit| {
         let mut needed = Vec::new();
-        visit(&mut |q, j| needed.push((q, j)));
+        visit(&mut |q, j, _| needed.push((q, j)));
         needed.sort_unstable();
         needed
     })
 }
 
 /// A visitor over the needed (sender q, column j) pairs of one receiving
-/// rank, each pair once, in no particular order.
-pub type Visit<'a> = &'a mut dyn FnMut(&mut dyn FnMut(u32, u32));
+/// rank, each pair once, in no particular order. The third argument is the
+/// visit's stamp: `stamp[k]` is the rank for columns visited so far.
+pub type Visit<'a> = &'a mut dyn FnMut(&mut dyn FnMut(u32, u32, &[u32]));
 
 /// `per_rank(rank, scratch, visit)` for every receiving rank, in
 /// parallel; `scratch` is per thread.
@@ -94,7 +95,7 @@ pub fn per_receiver<S: Default + Send, T: Send>(
                             let q = part.owner[j as usize];
                             if q as usize != r && stamp[j as usize] != r as u32 {
                                 stamp[j as usize] = r as u32;
-                                f(q, j);
+                                f(q, j, stamp);
                             }
                         }
                     }
