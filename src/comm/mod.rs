@@ -167,9 +167,7 @@ fn from_receivers<T: Sync>(
         )
         .reduce_with(add_counts)
         .unwrap_or_else(|| vec![0; ranks + 1]);
-    for r in 0..ranks {
-        start[r + 1] += start[r];
-    }
+    offsets(&mut start);
     let total = start[ranks];
     // Sender ranges of about total / pieces messages each.
     let pieces = 4 * rayon::current_num_threads();
@@ -182,29 +180,50 @@ fn from_receivers<T: Sync>(
     }
     bounds.push(ranks);
     let mut out = vec![Message::default(); total];
-    let mut rest = &mut out[..];
-    let mut slices = Vec::with_capacity(pieces);
-    for w in bounds.windows(2) {
-        let (slice, tail) = rest.split_at_mut(start[w[1]] - start[w[0]]);
-        slices.push((w[0], w[1], slice));
-        rest = tail;
-    }
-    slices.into_par_iter().for_each(|(lo, hi, slice)| {
-        let mut next: Vec<usize> = start[lo..hi].iter().map(|s| s - start[lo]).collect();
-        for (r, list) in per_rank.iter().enumerate() {
-            let first = list.partition_point(|e| (sender(e) as usize) < lo);
-            for e in &list[first..] {
-                let q = sender(e) as usize;
-                if q >= hi {
-                    break;
+    let slices = cut(
+        &mut out,
+        bounds.windows(2).map(|w| start[w[1]] - start[w[0]]),
+    );
+    let ranges = bounds.windows(2).map(|w| (w[0], w[1]));
+    slices
+        .into_par_iter()
+        .zip(ranges.collect::<Vec<_>>())
+        .for_each(|(slice, (lo, hi))| {
+            let mut next: Vec<usize> = start[lo..hi].iter().map(|s| s - start[lo]).collect();
+            for (r, list) in per_rank.iter().enumerate() {
+                let first = list.partition_point(|e| (sender(e) as usize) < lo);
+                for e in &list[first..] {
+                    let q = sender(e) as usize;
+                    if q >= hi {
+                        break;
+                    }
+                    slice[next[q - lo]] =
+                        Message::new(q as u32, r as u32, bytes(e), runs(e), &places, m);
+                    next[q - lo] += 1;
                 }
-                slice[next[q - lo]] =
-                    Message::new(q as u32, r as u32, bytes(e), runs(e), &places, m);
-                next[q - lo] += 1;
             }
-        }
-    });
+        });
     out
+}
+
+/// Counting sort: bucket `k`'s count at `start[k + 1]` becomes its offset
+/// `start[k]`, and `start[last]` the total.
+fn offsets(start: &mut [usize]) {
+    for k in 1..start.len() {
+        start[k] += start[k - 1];
+    }
+}
+
+/// `v` cut into consecutive pieces of the given lengths, to fill in
+/// parallel.
+fn cut<T>(mut v: &mut [T], lens: impl Iterator<Item = usize>) -> Vec<&mut [T]> {
+    let mut pieces = Vec::with_capacity(lens.size_hint().0);
+    for len in lens {
+        let (piece, rest) = std::mem::take(&mut v).split_at_mut(len);
+        pieces.push(piece);
+        v = rest;
+    }
+    pieces
 }
 
 /// Messages `(from, to, ..)` ordered by `(from, to)`: a stable counting
@@ -224,9 +243,7 @@ fn by_sender<T: Copy + Default + Ord + Send>(
     for e in &raw {
         start[from(e) as usize + 1] += 1;
     }
-    for r in 0..ranks {
-        start[r + 1] += start[r];
-    }
+    offsets(&mut start);
     let mut out = vec![T::default(); raw.len()];
     let mut next = start.clone();
     for e in raw {
@@ -234,13 +251,7 @@ fn by_sender<T: Copy + Default + Ord + Send>(
         out[next[f]] = e;
         next[f] += 1;
     }
-    let mut rest = &mut out[..];
-    let mut runs = Vec::with_capacity(ranks);
-    for r in 0..ranks {
-        let (run, tail) = rest.split_at_mut(start[r + 1] - start[r]);
-        runs.push(run);
-        rest = tail;
-    }
+    let runs = cut(&mut out, start.windows(2).map(|w| w[1] - w[0]));
     runs.into_par_iter().for_each(|run| {
         if !run.is_sorted() {
             run.sort_unstable();
@@ -546,9 +557,7 @@ fn max_nodes_talked_to(pat: &Pattern, places: &Places) -> usize {
             for m in recvs() {
                 start[m.to as usize - lo + 1] += 1;
             }
-            for r in 0..hi - lo {
-                start[r + 1] += start[r];
-            }
+            offsets(&mut start);
             let mut next = start.clone();
             let mut talks = vec![0u32; start[hi - lo]];
             for m in sends.iter().filter(network) {
