@@ -112,10 +112,12 @@ fn steps_json(op: crate::comm::Op, steps: &[Step], m: &Machine, model: &Model) -
             cost.max_rate += c.max_rate;
             cost.queue_search += c.queue_search;
             cost.contention += c.contention;
-            cost.routed = c.routed.map(|r| r + cost.routed.unwrap_or(0.0));
+            // An optional term is in every step or in none.
+            let add = |sum: Option<f64>, t: Option<f64>| t.map(|t| t + sum.unwrap_or(0.0));
+            cost.routed = add(cost.routed, c.routed);
+            cost.pack = add(cost.pack, c.pack);
+            cost.logpc = add(cost.logpc, c.logpc);
             cost.max_link_bytes = c.max_link_bytes.max(cost.max_link_bytes);
-            cost.pack = c.pack.map(|t| t + cost.pack.unwrap_or(0.0));
-            cost.logpc = c.logpc.map(|t| t + cost.logpc.unwrap_or(0.0));
             cost.total += c.total;
             all.extend_from_slice(&s.pattern.messages);
             StepJson {
