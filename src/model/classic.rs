@@ -10,40 +10,8 @@
 
 use serde::Deserialize;
 
-/// LogGP parameters: latency `l`, send and receive overheads, the gap `g`
-/// between consecutive sends of one rank, and the gap per byte `big_g`.
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LogGP {
-    pub l: f64,
-    pub o_s: f64,
-    pub o_r: f64,
-    pub g: f64,
-    pub big_g: f64,
-}
-
-impl LogGP {
-    /// One message of `s` bytes: `o_s + L + (s - 1) G + o_r`.
-    pub fn message(&self, s: f64) -> f64 {
-        self.o_s + self.l + (s - 1.0).max(0.0) * self.big_g + self.o_r
-    }
-
-    /// From a postal `alpha + s / R_b` class when no LogGP parameters are
-    /// given: `G = 1 / R_b`; the start-up `alpha` is split evenly into
-    /// `o_s`, `L` and `o_r`, so a single message costs the same in both
-    /// models (up to one byte's `G`); `g = o_s` (a rank injects once its
-    /// overhead is paid).
-    pub fn from_postal(alpha: f64, rate: f64) -> LogGP {
-        let third = alpha / 3.0;
-        LogGP {
-            l: third,
-            o_s: third,
-            o_r: third,
-            g: third,
-            big_g: 1.0 / rate,
-        }
-    }
-}
+/// LogGP's parameters live with the machine's ([`crate::machine::Params`]).
+pub use crate::machine::LogGP;
 
 /// Agarwal's contention delay per message in an `n`-dimensional
 /// wormhole-routed network: `C_n = (n+1)(k_d-1) (m B^2 / 2) / (1 - m B k_d / 2)`

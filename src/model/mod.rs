@@ -15,15 +15,20 @@
 //!   `h` their byte-weighted mean hops;
 //! - `routed`: `delta * max_link_bytes`, the busiest directed link under
 //!   dimension-order routing ([`routed`]), beside the cube estimate.
+//!
+//! The classic alternatives: rate terms `loggp` ([`loggp`]) and
+//! `copytransfer` ([`copy_transfer`]), and terms `logpc` ([`logpc`]) and
+//! `pack` ([`pack`]).
 
 pub mod classic;
+pub mod copy_transfer;
 pub mod reproduce;
 pub mod routed;
 
 use serde::Serialize;
 
 use crate::comm::{Pattern, Summary};
-use crate::machine::{Locality, Machine};
+use crate::machine::{Locality, Machine, PackTable};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RateTerm {
@@ -32,6 +37,9 @@ pub enum RateTerm {
     NodeAware,
     /// LogGP per sending rank ([`loggp`]).
     LogGP,
+    /// Copy-transfer throughputs, the cheaper of buffer packing and
+    /// chained transfers ([`copy_transfer`]).
+    CopyTransfer,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,8 +62,8 @@ pub struct Model {
     pub logpc: bool,
 }
 
-pub const TERMS: &str =
-    "postal, maxrate, nodeaware, loggp, queue, queue-measured, queue-lower, contention, logpc, routed, pack";
+pub const TERMS: &str = "postal, maxrate, nodeaware, loggp, copytransfer, queue, queue-measured, \
+     queue-lower, contention, logpc, routed, pack";
 
 impl Default for Model {
     fn default() -> Model {
@@ -87,6 +95,7 @@ impl Model {
                 "maxrate" => (Some(RateTerm::MaxRate), None),
                 "nodeaware" => (Some(RateTerm::NodeAware), None),
                 "loggp" => (Some(RateTerm::LogGP), None),
+                "copytransfer" => (Some(RateTerm::CopyTransfer), None),
                 "queue" | "queue-upper" => (None, Some(QueueBound::Upper)),
                 "queue-measured" => (None, Some(QueueBound::Measured)),
                 "queue-lower" => (None, Some(QueueBound::Lower)),
@@ -111,7 +120,7 @@ impl Model {
             if rate.is_some() {
                 if m.rate.is_some() {
                     return Err(format!(
-                        "'{spec}' has two rate terms: choose one of postal, maxrate, nodeaware, loggp"
+                        "'{spec}' has two rate terms: choose one of postal, maxrate, nodeaware, loggp, copytransfer"
                     ));
                 }
                 m.rate = rate;
@@ -133,6 +142,7 @@ impl Model {
             RateTerm::MaxRate => "maxrate",
             RateTerm::NodeAware => "nodeaware",
             RateTerm::LogGP => "loggp",
+            RateTerm::CopyTransfer => "copytransfer",
         }));
         terms.extend(self.queue.map(|q| match q {
             QueueBound::Upper => "queue",
@@ -174,6 +184,10 @@ pub struct Cost {
     /// LoGPC's network contention (model term `logpc`; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub logpc: Option<f64>,
+    /// Both copy-transfer strategies (rate term `copytransfer`; absent
+    /// otherwise); `max_rate` is the cheaper one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub copy_transfer: Option<copy_transfer::CopyTransfer>,
     pub total: f64,
 }
 
@@ -193,8 +207,11 @@ impl Cost {
 }
 
 pub fn cost(pat: &Pattern, summary: &Summary, m: &Machine, model: &Model) -> Cost {
+    let copy =
+        (model.rate == Some(RateTerm::CopyTransfer)).then(|| copy_transfer::copy_transfer(pat, m));
     let max_rate = model.rate.map_or(0.0, |r| match r {
         RateTerm::LogGP => loggp(pat, m),
+        RateTerm::CopyTransfer => copy.map_or(0.0, |c| c.time()),
         _ => max_rate(pat, m, r),
     });
     let queue_search = model.queue.map_or(0.0, |q| queue_search(pat, m, q));
@@ -217,6 +234,7 @@ pub fn cost(pat: &Pattern, summary: &Summary, m: &Machine, model: &Model) -> Cos
         max_link_bytes: links,
         pack: packing,
         logpc: agarwal,
+        copy_transfer: copy,
         total: max_rate
             + queue_search
             + contention
@@ -246,9 +264,22 @@ pub fn message_time(
     };
     match (term, locality) {
         (RateTerm::Postal, _) => network.alpha + s / network.rate,
-        (RateTerm::LogGP, local) => {
-            let r = p.rates(local).of(protocol);
-            classic::LogGP::from_postal(r.alpha, r.rate).message(s)
+        (RateTerm::LogGP, local) => loggp_params(m, local, protocol).message(s),
+        (RateTerm::CopyTransfer, local) => {
+            // Contiguous and alone on its links.
+            let rates = p.copy_rates();
+            let network = match local {
+                Locality::Network => copy_transfer::network_rate(&rates, 1.0),
+                _ => p.rates(local).rend.rate,
+            };
+            let msg = crate::comm::Message {
+                bytes,
+                locality,
+                runs: 1,
+                ..Default::default()
+            };
+            let (q, q_chained) = copy_transfer::message_rates(&rates, &msg, network);
+            s / q.max(q_chained)
         }
         (RateTerm::MaxRate, _) => injected(network),
         (RateTerm::NodeAware, Locality::Network) => injected(network),
@@ -259,19 +290,26 @@ pub fn message_time(
     }
 }
 
+/// The machine file's LogGP parameters, or those of the message's
+/// locality and protocol class by [`classic::LogGP::from_postal`].
+pub fn loggp_params(m: &Machine, locality: Locality, protocol: usize) -> classic::LogGP {
+    m.params.loggp.unwrap_or_else(|| {
+        let r = m.params.rates(locality).of(protocol);
+        classic::LogGP::from_postal(r.alpha, r.rate)
+    })
+}
+
 /// LogGP (Alexandrov et al. 1995) per sending rank: its messages leave one
 /// after another, each holding the sender `max(g, o_s + (s-1) G)`, and the
-/// last one arrives `L + o_r` later; the slowest rank's time. Each
-/// message's parameters come from its locality and protocol class by
-/// [`classic::LogGP::from_postal`], so a lone message costs what the
+/// last one arrives `L + o_r` later; the slowest rank's time. Parameters
+/// from [`loggp_params`]: derived ones make a lone message cost what the
 /// node-aware postal term charges; several messages overlap their `L` and
 /// `o_r`.
 pub fn loggp(pat: &Pattern, m: &Machine) -> f64 {
     let mut busy = vec![0.0f64; m.ranks()];
     let mut tail = vec![0.0f64; m.ranks()];
     for msg in &pat.messages {
-        let r = m.params.rates(msg.locality).of(msg.protocol as usize);
-        let p = classic::LogGP::from_postal(r.alpha, r.rate);
+        let p = loggp_params(m, msg.locality, msg.protocol as usize);
         let s = msg.bytes as f64;
         let f = msg.from as usize;
         busy[f] += p.g.max(p.o_s + (s - 1.0).max(0.0) * p.big_g);
@@ -286,18 +324,52 @@ pub fn loggp(pat: &Pattern, m: &Machine) -> f64 {
 
 /// log3P's middleware cost of non-contiguous data (`l_mw`) as a term: a
 /// message gathered from `k > 1` runs of the sender's local data costs
-/// `k * pack_per_run + bytes / pack_rate`; a contiguous one nothing. The
-/// slowest rank's sum.
+/// the machine's `pack_table` at its size and runs ([`pack_at`]), or
+/// without one `k * pack_per_run + bytes / pack_rate`; a contiguous one
+/// nothing. The slowest rank's sum.
 pub fn pack(pat: &Pattern, m: &Machine) -> f64 {
     let p = &m.params;
     let mut per_rank = vec![0.0f64; m.ranks()];
     for msg in &pat.messages {
         if msg.runs > 1 {
-            per_rank[msg.from as usize] +=
-                msg.runs as f64 * p.pack_per_run + msg.bytes as f64 / p.pack_rate;
+            let (s, k) = (msg.bytes as f64, msg.runs as f64);
+            per_rank[msg.from as usize] += match &p.pack_table {
+                Some(t) => pack_at(t, s, k),
+                None => k * p.pack_per_run + s / p.pack_rate,
+            };
         }
     }
     per_rank.into_iter().fold(0.0, f64::max)
+}
+
+/// A log3P table at `bytes` and `runs`: linear in `log s` and `log k`
+/// between grid points (log3P interpolates its tables in `log s`), clamped
+/// at the smallest size and at both ends of the runs, and growing in
+/// proportion to `s` beyond the largest size (a gather is bandwidth-bound
+/// there).
+pub fn pack_at(t: &PackTable, bytes: f64, runs: f64) -> f64 {
+    // (lower index, weight of the upper one) of x on grid g, in log x.
+    let at = |g: &[f64], x: f64| -> (usize, f64) {
+        let k = g.partition_point(|&v| v <= x);
+        if k == 0 {
+            (0, 0.0)
+        } else if k == g.len() {
+            (g.len() - 1, 0.0)
+        } else {
+            (
+                k - 1,
+                (x.ln() - g[k - 1].ln()) / (g[k].ln() - g[k - 1].ln()),
+            )
+        }
+    };
+    let last = t.bytes[t.bytes.len() - 1];
+    let scale = (bytes / last).max(1.0);
+    let (i, u) = at(&t.bytes, bytes.min(last));
+    let (j, v) = at(&t.runs, runs);
+    let i1 = (i + 1).min(t.bytes.len() - 1);
+    let j1 = (j + 1).min(t.runs.len() - 1);
+    let row = |i: usize| t.seconds[i][j] + v * (t.seconds[i][j1] - t.seconds[i][j]);
+    scale * (row(i) + u * (row(i1) - row(i)))
 }
 
 /// Largest total send time of a rank (eq. 1 or 2).
@@ -347,7 +419,7 @@ pub fn queue_search(pat: &Pattern, m: &Machine, bound: QueueBound) -> f64 {
 /// on a network link (`tau = 1 / R_b`, network rendezvous) and a flit is a
 /// byte; `n = 3`; `k_d` is the pattern's byte-weighted mean hops per
 /// dimension; `B` the mean network message; `T` the mean LogGP time of a
-/// network message ([`classic::LogGP::from_postal`] of its class). The
+/// network message ([`loggp_params`]). The
 /// closed loop `m_c = 1 / (T + C_n(m_c))` gives the delay `C_n` of each
 /// message, and a rank's messages wait one after another: the most
 /// network messages one rank sends, times `C_n`. No contention below one
@@ -365,8 +437,7 @@ pub fn logpc(pat: &Pattern, summary: &Summary, m: &Machine) -> f64 {
         .iter()
         .filter(|msg| msg.locality == Locality::Network)
         .map(|msg| {
-            let r = m.params.network.of(msg.protocol as usize);
-            classic::LogGP::from_postal(r.alpha, r.rate).message(msg.bytes as f64)
+            loggp_params(m, Locality::Network, msg.protocol as usize).message(msg.bytes as f64)
         })
         .sum::<f64>()
         / count as f64
@@ -455,6 +526,59 @@ mod tests {
         // Rank 0: 3 runs + 800 B, 2 runs + 80 B; 100 ns a run, 6.2 GB/s.
         let want = 5.0 * 1.0e-7 + 880.0 / 6.2e9;
         assert!(close(pack(&pat, &m), want));
+    }
+
+    #[test]
+    fn pack_table_by_hand() {
+        let mut m = Machine::bluewaters();
+        let t = PackTable {
+            bytes: vec![1024.0, 4096.0],
+            runs: vec![2.0, 8.0],
+            seconds: vec![vec![1e-6, 3e-6], vec![5e-6, 9e-6]],
+            source: String::new(),
+        };
+        assert!(close(pack_at(&t, 1024.0, 2.0), 1e-6));
+        assert!(close(pack_at(&t, 4096.0, 2.0), 5e-6));
+        // Halfway in log s and in log k: the mean of the four corners.
+        assert!(close(pack_at(&t, 2048.0, 4.0), 4.5e-6));
+        // Clamped below the smallest size and beyond the most runs.
+        assert!(close(pack_at(&t, 100.0, 100.0), 3e-6));
+        // Twice the largest size costs twice as much.
+        assert!(close(pack_at(&t, 8192.0, 8.0), 18e-6));
+        m.params.pack_table = Some(t);
+        let mut a = msg(0, 1, 2048, Locality::Socket, 0);
+        a.runs = 4;
+        let mut b = msg(0, 2, 4096, Locality::Socket, 0);
+        b.runs = 2;
+        let pat = Pattern {
+            op: Op::Spmv,
+            messages: vec![a, b, msg(1, 0, 4096, Locality::Socket, 0)],
+        };
+        assert!(close(pack(&pat, &m), 4.5e-6 + 5e-6));
+    }
+
+    #[test]
+    fn loggp_from_the_machine_file() {
+        let mut m = Machine::bluewaters();
+        m.params.loggp = Some(classic::LogGP {
+            l: 1e-6,
+            o_s: 2e-6,
+            o_r: 3e-6,
+            g: 5e-6,
+            big_g: 1e-9,
+        });
+        // Two 100 B messages from rank 0, on a socket and on the network
+        // alike: busy 2 max(g, o_s + 99 G) = 1e-5, then L + o_r.
+        let pat = Pattern {
+            op: Op::Spmv,
+            messages: vec![
+                msg(0, 1, 100, Locality::Socket, 0),
+                msg(0, 16, 100, Locality::Network, 1),
+            ],
+        };
+        assert!(close(loggp(&pat, &m), 1e-5 + 4e-6));
+        let t = message_time(&m, RateTerm::LogGP, Locality::Node, 0, 100, 1);
+        assert!(close(t, 2e-6 + 1e-6 + 99e-9 + 3e-6));
     }
 
     #[test]

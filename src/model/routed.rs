@@ -23,33 +23,42 @@ pub struct LinkLoads {
 /// Loads of the directed links of router box `b` (normally
 /// [`Machine::router_box`]).
 pub fn link_loads(pat: &Pattern, m: &Machine, b: [usize; 3]) -> LinkLoads {
-    let routers = b[0] * b[1] * b[2];
-    // Link (router, dimension, direction) at (r * 3 + d) * 2 + up.
-    let mut load = vec![0u64; routers * 6];
-    let index = |c: [usize; 3]| c[0] + b[0] * (c[1] + b[1] * c[2]);
+    let mut load = vec![0u64; links(b)];
     for msg in &pat.messages {
-        if msg.locality != Locality::Network {
-            continue;
-        }
-        let router = |rank: u32| m.node_of(rank as usize) / m.nodes_per_router;
-        let mut c = m.router_coords(router(msg.from), b);
-        let to = m.router_coords(router(msg.to), b);
-        for d in 0..3 {
-            while c[d] != to[d] {
-                let up = to[d] > c[d];
-                load[(index(c) * 3 + d) * 2 + up as usize] += msg.bytes;
-                if up {
-                    c[d] += 1;
-                } else {
-                    c[d] -= 1;
-                }
-            }
+        if msg.locality == Locality::Network {
+            route(m, b, msg.from, msg.to, |link| load[link] += msg.bytes);
         }
     }
     LinkLoads {
         max_link_bytes: load.iter().copied().max().unwrap_or(0),
         links_used: load.iter().filter(|&&x| x > 0).count(),
         link_bytes: load.iter().sum(),
+    }
+}
+
+/// Directed links of router box `b`.
+pub fn links(b: [usize; 3]) -> usize {
+    b[0] * b[1] * b[2] * 6
+}
+
+/// Calls `visit` with each directed link (index below [`links`]) the
+/// dimension-order route from rank `from` to rank `to` crosses.
+pub fn route(m: &Machine, b: [usize; 3], from: u32, to: u32, mut visit: impl FnMut(usize)) {
+    // Link (router, dimension, direction) at (r * 3 + d) * 2 + up.
+    let index = |c: [usize; 3]| c[0] + b[0] * (c[1] + b[1] * c[2]);
+    let router = |rank: u32| m.node_of(rank as usize) / m.nodes_per_router;
+    let mut c = m.router_coords(router(from), b);
+    let to = m.router_coords(router(to), b);
+    for d in 0..3 {
+        while c[d] != to[d] {
+            let up = to[d] > c[d];
+            visit((index(c) * 3 + d) * 2 + up as usize);
+            if up {
+                c[d] += 1;
+            } else {
+                c[d] -= 1;
+            }
+        }
     }
 }
 
