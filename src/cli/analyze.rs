@@ -62,9 +62,9 @@ pub struct AnalyzeArgs {
     /// ranks), node-aware-2 or node-aware-3 (one message per pair of nodes).
     #[arg(long, default_value = "standard", value_parser = parse_strategy)]
     strategy: Strategy,
-    /// Cost model: terms joined by '+', from postal | maxrate | nodeaware |
-    /// loggp, queue | queue-measured | queue-lower, contention, logpc,
-    /// routed, pack.
+    /// Cost model: terms joined by '+', from one rate term (postal |
+    /// maxrate | nodeaware | loggp | copytransfer), queue | queue-measured |
+    /// queue-lower, contention, logpc, routed, pack.
     #[arg(long, default_value = "nodeaware+queue+contention", value_parser = Model::parse)]
     model: Model,
     /// Folder for report.json, levels.csv and the charts (PNG and SVG);

@@ -177,9 +177,45 @@ fn machine_show(spec: &str, json: bool) -> CmdResult {
         );
     }
     s += &format!(
-        "R_N = {:.1e} B/s (network rendezvous), gamma = {:.1e} s, delta = {:.1e} s\n\
-         pack: {:.1e} s per run, {:.1e} B/s\n",
-        p.r_n, p.gamma, p.delta, p.pack_per_run, p.pack_rate
+        "R_N = {:.1e} B/s (network rendezvous), gamma = {:.1e} s, delta = {:.1e} s\n",
+        p.r_n, p.gamma, p.delta
+    );
+    s += &match &p.pack_table {
+        Some(t) => format!(
+            "pack: log3P table, {} sizes x {} runs ({})\n",
+            t.bytes.len(),
+            t.runs.len(),
+            t.source
+        ),
+        None => format!(
+            "pack: {:.1e} s per run, {:.1e} B/s\n",
+            p.pack_per_run, p.pack_rate
+        ),
+    };
+    s += &match &p.loggp {
+        Some(g) => format!(
+            "loggp: L = {:.1e} s, o_s = {:.1e} s, o_r = {:.1e} s, g = {:.1e} s, G = {:.1e} s/B\n",
+            g.l, g.o_s, g.o_r, g.g, g.big_g
+        ),
+        None => {
+            "loggp: per class from alpha and R_b (G = 1/R_b, o_s = L = o_r = g = alpha/3)\n".into()
+        }
+    };
+    let c = p.copy_rates();
+    s += &format!(
+        "copy-transfer{} (B/s): 1C1 {:.2e}, wC1 {:.2e}, 1S0 {:.2e}, wS0 {:.2e}, 0D1 {:.2e}, Nd {}\n",
+        if p.copy_transfer.is_some() { "" } else { " (derived)" },
+        c.copy,
+        c.copy_indexed,
+        c.send,
+        c.send_indexed,
+        c.deposit,
+        c.congestion
+            .iter()
+            .zip(&c.network_data)
+            .map(|(k, r)| format!("{r:.2e} at congestion {k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     emit(&s)
 }

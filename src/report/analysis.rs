@@ -117,6 +117,19 @@ fn steps_json(op: crate::comm::Op, steps: &[Step], m: &Machine, model: &Model) -
             cost.routed = add(cost.routed, c.routed);
             cost.pack = add(cost.pack, c.pack);
             cost.logpc = add(cost.logpc, c.logpc);
+            cost.copy_transfer = c.copy_transfer.map(|x| match cost.copy_transfer {
+                None => x,
+                Some(sum) => model::copy_transfer::CopyTransfer {
+                    packing: sum.packing + x.packing,
+                    chained: sum.chained + x.chained,
+                    // Each step takes its cheaper strategy.
+                    cheaper: if sum.cheaper == x.cheaper {
+                        x.cheaper
+                    } else {
+                        "mixed"
+                    },
+                },
+            });
             cost.max_link_bytes = c.max_link_bytes.max(cost.max_link_bytes);
             cost.total += c.total;
             all.extend_from_slice(&s.pattern.messages);
@@ -244,7 +257,11 @@ pub fn table(r: &Report) -> String {
         format!("{}, {}", r.model, r.strategy)
     };
     let extra = extra_terms(r);
-    let extra_header: String = extra.iter().map(|t| format!(" {t:>10}")).collect();
+    let copy = has_copy_transfer(r);
+    let mut extra_header: String = extra.iter().map(|t| format!(" {t:>10}")).collect();
+    if copy {
+        extra_header += &format!(" {:>10} {:>10} {:>8}", "packing", "chained", "cheaper");
+    }
     for op in ["spmv", "spgemm", "ptap"] {
         s += &format!(
             "{op} ({})\n{:>5} {:>11} {:>13} {:>6} {:>8} {:>10} {:>10} {:>10} {:>10}{} {:>10}\n",
@@ -255,11 +272,7 @@ pub fn table(r: &Report) -> String {
             "active",
             "max recv",
             "net bytes",
-            if r.model.split('+').any(|t| t == "loggp") {
-                "LogGP"
-            } else {
-                "max-rate"
-            },
+            rate_label(&r.model),
             "queue",
             "contention",
             extra_header,
@@ -281,6 +294,12 @@ pub fn table(r: &Report) -> String {
                 extra
                     .iter()
                     .map(|t| format!(" {:>10}", seconds(o.cost.extra(t).unwrap_or(0.0))))
+                    .chain(o.cost.copy_transfer.map(|c| format!(
+                        " {:>10} {:>10} {:>8}",
+                        seconds(c.packing),
+                        seconds(c.chained),
+                        c.cheaper
+                    )))
                     .collect::<String>(),
                 seconds(o.cost.total)
             );
@@ -288,6 +307,25 @@ pub fn table(r: &Report) -> String {
         s += "\n";
     }
     s
+}
+
+/// The rate term's name in tables and charts.
+pub fn rate_label(model: &str) -> &'static str {
+    let has = |term| model.split('+').any(|t| t == term);
+    if has("loggp") {
+        "LogGP"
+    } else if has("copytransfer") {
+        "copy-transfer"
+    } else {
+        "max-rate"
+    }
+}
+
+/// Whether the report charges copy-transfer (both strategies reported).
+pub fn has_copy_transfer(r: &Report) -> bool {
+    r.levels
+        .iter()
+        .any(|l| l.ops.values().any(|o| o.cost.copy_transfer.is_some()))
 }
 
 /// The optional terms (`routed`, `pack`) the report's model has.
@@ -303,13 +341,16 @@ pub fn extra_terms(r: &Report) -> Vec<&'static str> {
 }
 
 /// `levels.csv`: one row per level and operation (a column per optional
-/// term, `routed` and `pack`, before `total` when the model has it).
+/// term, and `copy_packing,copy_chained,copy_cheaper` for copy-transfer,
+/// before `total` when the model has them).
 pub fn csv(r: &Report) -> String {
     let extra = extra_terms(r);
+    let copy = has_copy_transfer(r);
     let mut s = format!(
         "level,op,rows,nnz,active_processes,messages_total,messages_max_sent,messages_max_recv,messages_inter_node,\
-         bytes_total,bytes_max_sent,bytes_max_recv,bytes_inter_node,byte_hops,avg_hops,max_rate,queue_search,contention,{}total\n",
-        extra.iter().map(|t| format!("{t},")).collect::<String>()
+         bytes_total,bytes_max_sent,bytes_max_recv,bytes_inter_node,byte_hops,avg_hops,max_rate,queue_search,contention,{}{}total\n",
+        extra.iter().map(|t| format!("{t},")).collect::<String>(),
+        if copy { "copy_packing,copy_chained,copy_cheaper," } else { "" }
     );
     for l in &r.levels {
         for (op, o) in &l.ops {
@@ -336,6 +377,10 @@ pub fn csv(r: &Report) -> String {
                 extra
                     .iter()
                     .map(|t| format!("{:e},", c.extra(t).unwrap_or(0.0)))
+                    .chain(
+                        c.copy_transfer
+                            .map(|x| format!("{:e},{:e},{},", x.packing, x.chained, x.cheaper))
+                    )
                     .collect::<String>(),
                 c.total
             );

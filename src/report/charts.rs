@@ -121,12 +121,11 @@ where
         .axis_desc_style(("sans-serif", 15))
         .draw()
         .map_err(err)?;
-    let rate = if r.model.split('+').any(|t| t == "loggp") {
-        "LogGP"
-    } else {
-        "max-rate"
-    };
-    let mut names = vec![rate, "queue search", "contention"];
+    let mut names = vec![
+        super::analysis::rate_label(&r.model),
+        "queue search",
+        "contention",
+    ];
     names.extend(
         super::analysis::extra_terms(r)
             .into_iter()
