@@ -642,3 +642,34 @@ fn inconsistent_classic_parameters_are_one_line_errors() {
     }
     assert!(!o.exists());
 }
+
+#[test]
+fn calibrated_pack_table_feeds_the_pack_term() {
+    let d = tempfile::tempdir().unwrap();
+    let o = amgcomm(&["machine", "calibrate-pack", "--source-bytes", "1048576"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut m: Machine = serde_json::from_slice(&o.stdout).unwrap();
+    let t = m.params.pack_table.take().unwrap();
+    assert_eq!(m, Machine::bluewaters());
+    assert_eq!((t.bytes.len(), t.runs.len()), (7, 7));
+    assert!(t.seconds.iter().all(|row| row.len() == 7));
+    assert!(t
+        .seconds
+        .iter()
+        .flatten()
+        .all(|x| x.is_finite() && *x >= 0.0));
+    let f = d.path().join("measured.json");
+    std::fs::write(&f, &o.stdout).unwrap();
+    let show = amgcomm(&["machine", "show", f.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&show.stdout).contains("pack: log3P table, 7 sizes x 7 runs"));
+    let (r, _) = report_with(d.path(), f.to_str().unwrap(), "nodeaware+pack");
+    let packs: Vec<f64> = r["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|l| l["ops"].as_object().unwrap().values())
+        .map(|o| o["cost"]["pack"].as_f64().unwrap())
+        .collect();
+    assert!(packs.iter().all(|p| p.is_finite() && *p >= 0.0));
+    assert!(packs.iter().any(|p| *p > 0.0));
+}

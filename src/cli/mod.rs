@@ -95,6 +95,19 @@ enum MachineCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Measure log3P's pack cost (l_mw: gathering a message from k runs,
+    /// less a contiguous copy) on this computer over message sizes and run
+    /// counts; prints MACHINE's JSON with params.pack_table filled in, for
+    /// --machine. Run it on the machine the model stands for.
+    CalibratePack {
+        /// bluewaters or FILE.json: the parameters to keep.
+        #[arg(default_value = "bluewaters")]
+        machine: String,
+        /// Size of the array gathered from: about a rank's local vector
+        /// (small arrays stay in cache; the default is memory-resident).
+        #[arg(long, default_value_t = 64 << 20, value_name = "BYTES")]
+        source_bytes: usize,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -140,6 +153,20 @@ fn models_reproduce(json: bool) -> CmdResult {
         );
     }
     emit(&s)
+}
+
+fn calibrate_pack(spec: &str, source_bytes: usize) -> Result<(), CliError> {
+    let mut m = crate::machine::Machine::named_or_file(spec).map_err(CliError::Usage)?;
+    if !(1 << 10..=1 << 34).contains(&source_bytes) {
+        return Err(CliError::Usage(format!(
+            "--source-bytes {source_bytes}: choose between 1 KiB and 16 GiB"
+        )));
+    }
+    m.params.pack_table = Some(crate::model::calibrate::pack_table(source_bytes));
+    Ok(emit(&format!(
+        "{}\n",
+        serde_json::to_string_pretty(&m).expect("plain struct")
+    ))?)
 }
 
 fn machine_show(spec: &str, json: bool) -> CmdResult {
@@ -317,6 +344,10 @@ fn dispatch(command: Command) -> Result<(), CliError> {
         Command::Machine(MachineCommand::Show { machine, json }) => {
             Ok(machine_show(&machine, json)?)
         }
+        Command::Machine(MachineCommand::CalibratePack {
+            machine,
+            source_bytes,
+        }) => calibrate_pack(&machine, source_bytes),
         Command::Models(ModelsCommand::Reproduce { json }) => Ok(models_reproduce(json)?),
         Command::Generate {
             kind,

@@ -20,6 +20,7 @@
 //! `copytransfer` ([`copy_transfer`]), and terms `logpc` ([`logpc`]) and
 //! `pack` ([`pack`]).
 
+pub mod calibrate;
 pub mod classic;
 pub mod copy_transfer;
 pub mod reproduce;
