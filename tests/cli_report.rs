@@ -394,27 +394,11 @@ fn timings_on_request_only() {
 fn routed_and_pack_terms_are_reported_beside_the_cube_estimate() {
     let d = tempfile::tempdir().unwrap();
     let (json, out) = (d.path().join("r.json"), d.path().join("out"));
-    let run = |model: &str| {
-        let o = amgcomm(&[
-            "analyze",
-            "gen:poisson3d:16",
-            "--nodes",
-            "8",
-            "--ppn",
-            "4",
-            "--model",
-            model,
-            "--json",
-            json.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        o
-    };
-    let o = run("nodeaware+queue+contention+logpc+routed+pack");
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let (r, table) = report_with(
+        d.path(),
+        "bluewaters",
+        "nodeaware+queue+contention+logpc+routed+pack",
+    );
     assert_eq!(r["model"], "nodeaware+queue+contention+logpc+routed+pack");
     let delta = 1.0e-10; // MODEL.md, Blue Waters
     let mut loaded = 0;
@@ -463,9 +447,9 @@ fn routed_and_pack_terms_are_reported_beside_the_cube_estimate() {
         .next()
         .unwrap()
         .ends_with(",contention,logpc,routed,pack,total"));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("routed"));
+    assert!(table.contains("routed"));
     // Without the terms, nothing about them is written.
-    run("nodeaware+queue+contention");
+    report_with(d.path(), "bluewaters", "nodeaware+queue+contention");
     let text = std::fs::read_to_string(&json).unwrap();
     assert!(!text.contains("routed") && !text.contains("max_link_bytes"));
     assert!(!text.contains("\"pack\"") && !text.contains("logpc"));
