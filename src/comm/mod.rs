@@ -170,7 +170,7 @@ fn from_receivers<T: Sync>(
     offsets(&mut start);
     let total = start[ranks];
     // Sender ranges of about total / pieces messages each.
-    let pieces = 4 * rayon::current_num_threads();
+    let pieces = rayon::current_num_threads();
     let mut bounds = vec![0usize];
     for k in 1..pieces {
         let q = start
@@ -191,7 +191,11 @@ fn from_receivers<T: Sync>(
         .for_each(|(slice, (lo, hi))| {
             let mut next: Vec<usize> = start[lo..hi].iter().map(|s| s - start[lo]).collect();
             for (r, list) in per_rank.iter().enumerate() {
-                let first = list.partition_point(|e| (sender(e) as usize) < lo);
+                let first = if lo == 0 {
+                    0
+                } else {
+                    list.partition_point(|e| (sender(e) as usize) < lo)
+                };
                 for e in &list[first..] {
                     let q = sender(e) as usize;
                     if q >= hi {
@@ -474,28 +478,34 @@ impl Summary {
         }
     }
 
-    /// The figures of one sender's messages.
-    fn of_sender(run: &[Message]) -> Summary {
-        let mut s = Summary::empty();
+    /// Adds one sender's messages: totals add, and the sender's own
+    /// counts raise the per-rank maxima.
+    fn add_sender(mut self, run: &[Message]) -> Summary {
+        let (mut n, mut b) = (0u64, 0u64);
+        let mut class = [(0u64, 0u64); 9];
         for msg in run {
-            s.messages.total += 1;
-            s.bytes.total += msg.bytes;
+            n += 1;
+            b += msg.bytes;
             if msg.locality == Locality::Network {
-                s.messages.inter_node += 1;
-                s.bytes.inter_node += msg.bytes;
-                s.byte_hops += msg.bytes * msg.hops as u64;
+                self.messages.inter_node += 1;
+                self.bytes.inter_node += msg.bytes;
+                self.byte_hops += msg.bytes * msg.hops as u64;
             }
-            let class = &mut s.by_class[msg.locality as usize * 3 + msg.protocol as usize];
-            class.messages += 1;
-            class.bytes += msg.bytes;
+            let c = &mut class[msg.locality as usize * 3 + msg.protocol as usize];
+            c.0 += 1;
+            c.1 += msg.bytes;
         }
-        s.messages.max_sent = s.messages.total;
-        s.bytes.max_sent = s.bytes.total;
-        for class in &mut s.by_class {
-            class.max_sent = class.messages;
-            class.max_bytes_sent = class.bytes;
+        self.messages.total += n;
+        self.bytes.total += b;
+        self.messages.max_sent = self.messages.max_sent.max(n);
+        self.bytes.max_sent = self.bytes.max_sent.max(b);
+        for (c, (k, kb)) in self.by_class.iter_mut().zip(class) {
+            c.messages += k;
+            c.bytes += kb;
+            c.max_sent = c.max_sent.max(k);
+            c.max_bytes_sent = c.max_bytes_sent.max(kb);
         }
-        s
+        self
     }
 
     /// Totals add, per-rank maxima take the larger.
@@ -598,12 +608,18 @@ pub fn summarize(pat: &Pattern, m: &Machine) -> Summary {
     let mut s = pat
         .messages
         .par_chunk_by(|a, b| a.from == b.from)
-        .map(Summary::of_sender)
+        .fold(Summary::empty, Summary::add_sender)
         .reduce(Summary::empty, Summary::merge);
     let ranks = m.ranks();
+    // One chunk per thread: each fold allocates two per-rank arrays.
+    let chunk = pat
+        .messages
+        .len()
+        .div_ceil(rayon::current_num_threads())
+        .max(1 << 16);
     let (recv, recv_bytes) = pat
         .messages
-        .par_chunks(1 << 16)
+        .par_chunks(chunk)
         .fold(
             || (vec![0u64; ranks], vec![0u64; ranks]),
             |(mut n, mut b), chunk| {
