@@ -223,7 +223,7 @@ pub struct PackTable {
 /// local copy from contiguous (`1C1`) and indexed (`wC1`) data, the
 /// network interface sending from contiguous (`1S0`) or indexed (`wS0`)
 /// data, deposit into contiguous memory (`0D1`), and the network for data
-/// (`Nd`) at each congestion level (messages sharing a link).
+/// (`Nd`) at each congestion level (ranks sending across one link).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CopyRates {
