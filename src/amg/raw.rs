@@ -176,9 +176,9 @@ pub fn spgemm(a: &RawCsr, b: &RawCsr) -> RawCsr {
         .collect();
     let total: usize = bound.iter().sum();
     let (mut indices, mut data) = (vec![0u32; total], vec![0f64; total]);
-    let pieces: Vec<_> = split_by(&mut indices, &bound)
+    let pieces: Vec<_> = cut(&mut indices, bound.iter().copied())
         .into_iter()
-        .zip(split_by(&mut data, &bound))
+        .zip(cut(&mut data, bound.iter().copied()))
         .enumerate()
         .collect();
     // Per block, each row's stored length.
@@ -254,10 +254,11 @@ pub fn spgemm(a: &RawCsr, b: &RawCsr) -> RawCsr {
     }
 }
 
-/// `v` cut into consecutive pieces of `lens`.
-fn split_by<'a, T>(mut v: &'a mut [T], lens: &[usize]) -> Vec<&'a mut [T]> {
-    let mut pieces = Vec::with_capacity(lens.len());
-    for &len in lens {
+/// `v` cut into consecutive pieces of the given lengths, to fill in
+/// parallel.
+pub(crate) fn cut<T>(mut v: &mut [T], lens: impl Iterator<Item = usize>) -> Vec<&mut [T]> {
+    let mut pieces = Vec::with_capacity(lens.size_hint().0);
+    for len in lens {
         let (piece, rest) = std::mem::take(&mut v).split_at_mut(len);
         pieces.push(piece);
         v = rest;
@@ -349,18 +350,17 @@ fn concat_parts(
     // part into its own slice (Amdahl had capped RAP's speedup on two
     // threads near 1.5x).
     let (mut indices, mut data) = (vec![0u32; nnz], vec![0f64; nnz]);
-    let mut slices = Vec::with_capacity(parts.len());
-    let (mut ri, mut rd) = (&mut indices[..], &mut data[..]);
-    for part in parts {
-        let (i, ti) = ri.split_at_mut(part.1.len());
-        let (d, td) = rd.split_at_mut(part.2.len());
-        slices.push((part, i, d));
-        (ri, rd) = (ti, td);
-    }
-    slices.into_par_iter().for_each(|((_, cols, vals), i, d)| {
-        i.copy_from_slice(&cols);
-        d.copy_from_slice(&vals);
-    });
+    let lens: Vec<usize> = parts.iter().map(|p| p.1.len()).collect();
+    let slices = cut(&mut indices, lens.iter().copied())
+        .into_iter()
+        .zip(cut(&mut data, lens.iter().copied()));
+    parts
+        .into_par_iter()
+        .zip(slices.collect::<Vec<_>>())
+        .for_each(|((_, cols, vals), (i, d))| {
+            i.copy_from_slice(&cols);
+            d.copy_from_slice(&vals);
+        });
     RawCsr {
         nrows,
         ncols,

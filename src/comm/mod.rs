@@ -25,6 +25,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::amg::raw::cut;
 use crate::amg::Hierarchy;
 use crate::machine::{Locality, Machine, Places};
 use crate::matrix::Csr;
@@ -216,18 +217,6 @@ fn offsets(start: &mut [usize]) {
     for k in 1..start.len() {
         start[k] += start[k - 1];
     }
-}
-
-/// `v` cut into consecutive pieces of the given lengths, to fill in
-/// parallel.
-fn cut<T>(mut v: &mut [T], lens: impl Iterator<Item = usize>) -> Vec<&mut [T]> {
-    let mut pieces = Vec::with_capacity(lens.size_hint().0);
-    for len in lens {
-        let (piece, rest) = std::mem::take(&mut v).split_at_mut(len);
-        pieces.push(piece);
-        v = rest;
-    }
-    pieces
 }
 
 /// Messages `(from, to, ..)` ordered by `(from, to)`: a stable counting
