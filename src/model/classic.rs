@@ -86,22 +86,32 @@ impl Log3PPoint {
     }
 }
 
+/// Where `x` falls on the increasing `grid`, for interpolation linear in
+/// `log x`: the index `k` of the grid point below and the weight of point
+/// `k + 1`; clamped to the first or last point (weight 0) outside.
+pub fn log_bracket(grid: &[f64], x: f64) -> (usize, f64) {
+    let k = grid.partition_point(|&g| g <= x);
+    if k == 0 {
+        (0, 0.0)
+    } else if k == grid.len() {
+        (k - 1, 0.0)
+    } else {
+        let (a, b) = (grid[k - 1], grid[k]);
+        (k - 1, (x.ln() - a.ln()) / (b.ln() - a.ln()))
+    }
+}
+
 /// A log3P table over message sizes, interpolated linearly in `log s`
 /// (clamped at the ends).
 pub fn log3p_at(table: &[Log3PPoint], bytes: f64) -> Log3PPoint {
     let mut t: Vec<Log3PPoint> = table.to_vec();
     t.sort_by(|a, b| a.bytes.total_cmp(&b.bytes));
-    let first = t[0];
-    let last = t[t.len() - 1];
-    if bytes <= first.bytes {
-        return first;
+    let sizes: Vec<f64> = t.iter().map(|p| p.bytes).collect();
+    let (k, w) = log_bracket(&sizes, bytes);
+    if w == 0.0 {
+        return t[k];
     }
-    if bytes >= last.bytes {
-        return last;
-    }
-    let k = t.partition_point(|p| p.bytes <= bytes);
-    let (a, b) = (t[k - 1], t[k]);
-    let w = (bytes.ln() - a.bytes.ln()) / (b.bytes.ln() - a.bytes.ln());
+    let (a, b) = (t[k], t[k + 1]);
     let mix = |x: f64, y: f64| x + w * (y - x);
     Log3PPoint {
         bytes,

@@ -47,15 +47,14 @@ impl CopyTransfer {
 pub fn network_rate(r: &CopyRates, c: f64) -> f64 {
     let (levels, rates) = (&r.congestion, &r.network_data);
     let last = levels.len() - 1;
-    if c <= levels[0] {
-        return rates[0];
-    }
     if c >= levels[last] {
         return rates[last] * levels[last] / c;
     }
-    let k = levels.partition_point(|&l| l <= c);
-    let w = (c.ln() - levels[k - 1].ln()) / (levels[k].ln() - levels[k - 1].ln());
-    rates[k - 1] + w * (rates[k] - rates[k - 1])
+    let (k, w) = classic::log_bracket(levels, c);
+    if w == 0.0 {
+        return rates[k];
+    }
+    rates[k] + w * (rates[k + 1] - rates[k])
 }
 
 /// Throughputs `(xQ1, xQ'1)` of one message (bytes/s); `network` is `Nd`

@@ -349,24 +349,10 @@ pub fn pack(pat: &Pattern, m: &Machine) -> f64 {
 /// proportion to `s` beyond the largest size (a gather is bandwidth-bound
 /// there).
 pub fn pack_at(t: &PackTable, bytes: f64, runs: f64) -> f64 {
-    // (lower index, weight of the upper one) of x on grid g, in log x.
-    let at = |g: &[f64], x: f64| -> (usize, f64) {
-        let k = g.partition_point(|&v| v <= x);
-        if k == 0 {
-            (0, 0.0)
-        } else if k == g.len() {
-            (g.len() - 1, 0.0)
-        } else {
-            (
-                k - 1,
-                (x.ln() - g[k - 1].ln()) / (g[k].ln() - g[k - 1].ln()),
-            )
-        }
-    };
     let last = t.bytes[t.bytes.len() - 1];
     let scale = (bytes / last).max(1.0);
-    let (i, u) = at(&t.bytes, bytes.min(last));
-    let (j, v) = at(&t.runs, runs);
+    let (i, u) = classic::log_bracket(&t.bytes, bytes.min(last));
+    let (j, v) = classic::log_bracket(&t.runs, runs);
     let i1 = (i + 1).min(t.bytes.len() - 1);
     let j1 = (j + 1).min(t.runs.len() - 1);
     let row = |i: usize| t.seconds[i][j] + v * (t.seconds[i][j1] - t.seconds[i][j]);
