@@ -7,14 +7,11 @@ use amgcomm::amg::{self, Preset};
 use amgcomm::comm;
 use amgcomm::machine::Machine;
 use amgcomm::matrix::source::Source;
+use amgcomm::matrix::Csr;
 use amgcomm::partition::methods::{self, Method, Objective};
 
-/// `gen:elasticity3d:30 --permute 1` on 64 nodes x 16 ranks: METIS cuts the
-/// level-0 SpMV's largest receive count and its inter-node bytes against
-/// contiguous blocks of the randomly numbered rows (measured: 554 -> 24
-/// messages, 16.5 MB -> 1.3 MB).
-#[test]
-fn metis_beats_contiguous_on_the_permuted_elasticity_problem() {
+/// `gen:elasticity3d:30 --permute 1` and a 64 x 16 Blue Waters allocation.
+fn permuted_elasticity_30() -> (Csr, Machine) {
     let a = Source::parse("gen:elasticity3d:30")
         .unwrap()
         .load(Some(1))
@@ -25,6 +22,16 @@ fn metis_beats_contiguous_on_the_permuted_elasticity_problem() {
         ppn: 16,
         ..Machine::bluewaters()
     };
+    (a, m)
+}
+
+/// `gen:elasticity3d:30 --permute 1` on 64 nodes x 16 ranks: METIS cuts the
+/// level-0 SpMV's largest receive count and its inter-node bytes against
+/// contiguous blocks of the randomly numbered rows (measured: 554 -> 24
+/// messages, 16.5 MB -> 1.3 MB).
+#[test]
+fn metis_beats_contiguous_on_the_permuted_elasticity_problem() {
+    let (a, m) = permuted_elasticity_30();
     let level0 = |method| {
         let part = methods::partition(&a, &m, method).unwrap();
         let (spmv, _) = comm::spmv_spgemm(&a, None, &part, &m);
@@ -152,16 +159,7 @@ fn partition_file_from_the_cli_gives_the_same_report_as_the_method() {
 #[test]
 fn node_aware_3_cuts_the_busiest_ranks_network_messages_on_every_level() {
     use amgcomm::comm::node_aware::{combine, steps, Strategy};
-    let a = Source::parse("gen:elasticity3d:30")
-        .unwrap()
-        .load(Some(1))
-        .unwrap()
-        .csr;
-    let m = Machine {
-        nodes: 64,
-        ppn: 16,
-        ..Machine::bluewaters()
-    };
+    let (a, m) = permuted_elasticity_30();
     let h = amg::build(&a, &Preset::Hypre.options(), &mut |_, _| {}).unwrap();
     let parts = amgcomm::partition::levels(
         &h,
