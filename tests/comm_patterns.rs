@@ -527,3 +527,61 @@ fn fast_path_agrees_with_brute_force_on_random_matrices_and_partitions() {
         );
     }
 }
+
+#[test]
+fn summaries_summed_while_building_match_summarize() {
+    // Symmetric patterns take A for A^T; the others its transpose, and
+    // their ranks' receiving nodes differ from their sending ones.
+    let mut rng = Rng(77);
+    let placements = [
+        Placement::Smp,
+        Placement::RoundRobin,
+        Placement::Random { seed: 5 },
+    ];
+    for case in 0..12 {
+        // Sparse rows on many nodes: a rank talks to few of them, so sends
+        // alone would miss nodes it only receives from.
+        let n = 150 + rng.next(200);
+        let mut m = machine(8 + rng.next(24), [2, 4][rng.next(2)], 2);
+        m.placement = placements[case % 3];
+        let ranks = m.ranks();
+        let mut a_rows = random_matrix(&mut rng, n, n, [3, 12][case % 2]);
+        let symmetric = case % 4 < 2;
+        if symmetric {
+            let upper: Vec<(u32, u32)> = (a_rows.iter().enumerate())
+                .flat_map(|(i, r)| r.iter().map(move |&j| (i as u32, j)))
+                .collect();
+            for (i, j) in upper {
+                a_rows[j as usize].push(i);
+            }
+            for r in &mut a_rows {
+                r.sort_unstable();
+                r.dedup();
+            }
+        }
+        let a = from_lists(n, &a_rows);
+        assert_eq!(csr::is_pattern_symmetric(&a), symmetric, "case {case}");
+        let p_rows = random_matrix(&mut rng, n, 30, 3);
+        let p = from_lists(30, &p_rows);
+        let owner: Vec<u32> = (0..n).map(|_| rng.next(ranks) as u32).collect();
+        let part = Partition {
+            owner: owner.clone(),
+            ranks,
+        };
+        let with_p = case % 3 != 2;
+        let (spmv, spgemm) = comm::spmv_spgemm_summarized(&a, with_p.then_some(&p), &part, &m);
+        // Pairs and sizes; localities and hops are checked elsewhere (the
+        // brute-force placement is smp only).
+        let flat = |want: BTreeMap<(u32, u32), u64>| -> Vec<(u32, u32, u64)> {
+            want.into_iter().map(|((f, t), b)| (f, t, b)).collect()
+        };
+        assert_eq!(triples(&spmv.0), flat(brute_spmv(&a_rows, None, &owner)));
+        assert_eq!(spmv.1, comm::summarize(&spmv.0, &m), "case {case} spmv");
+        assert_eq!(spgemm.is_some(), with_p);
+        if let Some((pat, summary)) = spgemm {
+            let want = flat(brute_spmv(&a_rows, Some(&p_rows), &owner));
+            assert_eq!(triples(&pat), want, "case {case} spgemm");
+            assert_eq!(summary, comm::summarize(&pat, &m), "case {case} spgemm");
+        }
+    }
+}

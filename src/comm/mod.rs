@@ -107,6 +107,12 @@ pub struct Pattern {
 }
 
 impl Pattern {
+    /// Whether the messages come by sender (checked in parallel: millions
+    /// of messages at 65,536 ranks).
+    pub fn is_by_sender(&self) -> bool {
+        self.messages.par_windows(2).all(|w| w[0].from <= w[1].from)
+    }
+
     fn new(op: Op, raw: Vec<(u32, u32, u64)>, m: &Machine) -> Pattern {
         Pattern::from_sorted(op, by_sender(raw, m.ranks(), |e| e.0), m)
     }
@@ -140,75 +146,6 @@ impl Message {
             runs,
         }
     }
-}
-
-/// Messages from lists built per receiving rank (`per_rank[r]`: senders
-/// ascending, with a payload), ordered by (from, to) without a sort: a
-/// counting sort by sender whose ranges of senders are filled in
-/// parallel, each message built once in its final place.
-fn from_receivers<T: Sync>(
-    per_rank: &[Vec<T>],
-    sender: impl Fn(&T) -> u32 + Sync,
-    bytes: impl Fn(&T) -> u64 + Sync,
-    runs: impl Fn(&T) -> u32 + Sync,
-    m: &Machine,
-) -> Vec<Message> {
-    let ranks = m.ranks();
-    let places = m.places();
-    let mut start = per_rank
-        .par_iter()
-        .fold(
-            || vec![0usize; ranks + 1],
-            |mut start, list| {
-                for e in list {
-                    start[sender(e) as usize + 1] += 1;
-                }
-                start
-            },
-        )
-        .reduce_with(add_counts)
-        .unwrap_or_else(|| vec![0; ranks + 1]);
-    offsets(&mut start);
-    let total = start[ranks];
-    // Sender ranges of about total / pieces messages each.
-    let pieces = rayon::current_num_threads();
-    let mut bounds = vec![0usize];
-    for k in 1..pieces {
-        let q = start
-            .partition_point(|&s| s < k * total / pieces)
-            .min(ranks);
-        bounds.push(q.max(*bounds.last().expect("starts with 0")));
-    }
-    bounds.push(ranks);
-    let mut out = vec![Message::default(); total];
-    let slices = cut(
-        &mut out,
-        bounds.windows(2).map(|w| start[w[1]] - start[w[0]]),
-    );
-    let ranges = bounds.windows(2).map(|w| (w[0], w[1]));
-    slices
-        .into_par_iter()
-        .zip(ranges.collect::<Vec<_>>())
-        .for_each(|(slice, (lo, hi))| {
-            let mut next: Vec<usize> = start[lo..hi].iter().map(|s| s - start[lo]).collect();
-            for (r, list) in per_rank.iter().enumerate() {
-                let first = if lo == 0 {
-                    0
-                } else {
-                    list.partition_point(|e| (sender(e) as usize) < lo)
-                };
-                for e in &list[first..] {
-                    let q = sender(e) as usize;
-                    if q >= hi {
-                        break;
-                    }
-                    slice[next[q - lo]] =
-                        Message::new(q as u32, r as u32, bytes(e), runs(e), &places, m);
-                    next[q - lo] += 1;
-                }
-            }
-        });
-    out
 }
 
 /// Counting sort: bucket `k`'s count at `start[k + 1]` becomes its offset
@@ -253,77 +190,231 @@ fn by_sender<T: Copy + Default + Ord + Send>(
     out
 }
 
-/// (sender, spmv bytes, spgemm bytes, rows, rows continuing a run).
-type Needed = (u32, u64, u64, u32, u32);
-/// Per thread: sender slots (rank last used for, index in its list).
-type Scratch = Vec<(u32, u32)>;
+/// One sender's message to one receiver, summed while the sender's rows
+/// are visited.
+#[derive(Clone, Copy)]
+struct Outgoing {
+    to: u32,
+    rows: u32,
+    /// Rows whose previous local row also goes to `to` (one run).
+    continuing: u32,
+    /// The latest row sent to `to`.
+    last: u32,
+    spgemm_bytes: u64,
+}
+
+/// Per thread: receiver slots (sender last used for, index in its list),
+/// and node stamps.
+type Scratch = (Vec<(u32, u32)>, Vec<u32>);
 
 /// `spmv` and `spgemm` patterns of one level (`p` = `None` on the
-/// coarsest level: spmv only). Pairs come from one pass per receiving rank.
+/// coarsest level: spmv only).
 pub fn spmv_spgemm(
     a: &Csr,
     p: Option<&Csr>,
     part: &Partition,
     m: &Machine,
 ) -> (Pattern, Option<Pattern>) {
+    let (spmv, spgemm) = spmv_spgemm_summarized(a, p, part, m);
+    (spmv.0, spgemm.map(|s| s.0))
+}
+
+/// Per sending rank, its messages by receiver (ordered), and the most
+/// other nodes it sends to or receives from. Rank `q` sends row `i` to
+/// the owners of the rows `j` with `A[j,i] != 0`: the columns of row `i`
+/// of `A^T`, or of `A` when its pattern is symmetric. The nodes it
+/// receives from own the columns of its rows of `A`, the same nodes when
+/// the pattern is symmetric.
+fn outgoing(
+    a: &Csr,
+    p: Option<&Csr>,
+    part: &Partition,
+    m: &Machine,
+) -> Vec<(Vec<Outgoing>, usize)> {
     assert_eq!(a.rows(), part.owner.len());
     let p_row_nnz = |j: usize| {
         p.map_or(0, |p| {
             p.indptr().raw_storage()[j + 1] - p.indptr().raw_storage()[j]
         }) as u64
     };
-    // The previous and next rows of the same owner: two needed rows that
-    // are neighbours in the sender's local order share a run.
-    let mut last = vec![u32::MAX; part.ranks];
-    let prev: Vec<u32> = part
-        .owner
-        .iter()
-        .enumerate()
-        .map(|(j, &q)| std::mem::replace(&mut last[q as usize], j as u32))
+    let (ranks, places) = (m.ranks(), m.places());
+    let rows = part.rows_of_ranks();
+    let a_ptr = a.indptr();
+    let a_ptr = a_ptr.raw_storage();
+    let transposed = (!crate::matrix::csr::is_pattern_symmetric(a))
+        .then(|| crate::matrix::csr::transpose_pattern(a));
+    let (t_ptr, t_idx) = match &transposed {
+        Some((ptr, idx)) => (&ptr[..], &idx[..]),
+        None => (a_ptr, a.indices()),
+    };
+    let owner = &part.owner;
+    (0..ranks)
+        .into_par_iter()
+        .map_init(
+            || -> Scratch { (vec![(u32::MAX, 0); ranks], vec![u32::MAX; m.nodes]) },
+            |(slot, node_seen), q| {
+                let (q32, home) = (q as u32, places.node[q]);
+                let mut out: Vec<Outgoing> = Vec::new();
+                let mut talked = 0;
+                let mut talk = |r: u32, node_seen: &mut Vec<u32>| {
+                    let n = places.node[r as usize];
+                    if n != home && node_seen[n as usize] != q32 {
+                        node_seen[n as usize] = q32;
+                        talked += 1;
+                    }
+                };
+                let mut prev = None;
+                for &i in &rows[q] {
+                    let row_bytes = 4 + 12 * p_row_nnz(i as usize);
+                    let i_ = i as usize;
+                    for &j in &t_idx[t_ptr[i_]..t_ptr[i_ + 1]] {
+                        let r = owner[j as usize];
+                        if r == q32 {
+                            continue;
+                        }
+                        let s = &mut slot[r as usize];
+                        if s.0 != q32 {
+                            *s = (q32, out.len() as u32);
+                            out.push(Outgoing {
+                                to: r,
+                                rows: 0,
+                                continuing: 0,
+                                last: u32::MAX,
+                                spgemm_bytes: 0,
+                            });
+                            talk(r, node_seen);
+                        }
+                        let e = &mut out[s.1 as usize];
+                        if e.last != i {
+                            e.rows += 1;
+                            e.spgemm_bytes += row_bytes;
+                            e.continuing += (Some(e.last) == prev) as u32;
+                            e.last = i;
+                        }
+                    }
+                    prev = Some(i);
+                }
+                if transposed.is_some() {
+                    // Receives: not the mirror of the sends.
+                    for &i in &rows[q] {
+                        let i = i as usize;
+                        for &j in &a.indices()[a_ptr[i]..a_ptr[i + 1]] {
+                            talk(owner[j as usize], node_seen);
+                        }
+                    }
+                }
+                out.sort_unstable_by_key(|e| e.to);
+                (out, talked)
+            },
+        )
+        .collect()
+}
+
+/// A pattern and its [`summarize`].
+pub type Summarized = (Pattern, Summary);
+
+/// [`spmv_spgemm`] with each pattern's [`summarize`]. Messages are built
+/// by sending rank ([`outgoing`]), so they come in order with no scatter
+/// (a counting sort of millions of 32-byte messages by sender was most of
+/// extraction at 65,536 ranks), and the summaries are summed as they are
+/// written.
+pub fn spmv_spgemm_summarized(
+    a: &Csr,
+    p: Option<&Csr>,
+    part: &Partition,
+    m: &Machine,
+) -> (Summarized, Option<Summarized>) {
+    let (ranks, places) = (m.ranks(), m.places());
+    let per_rank = outgoing(a, p, part, m);
+    let talked = per_rank.iter().map(|(_, t)| *t).max().unwrap_or(0);
+    // Ranges of senders of about equal messages, a few per thread; each
+    // writes its messages in place (no initialising pass over millions of
+    // messages) and sums its part of both summaries as it goes.
+    let mut start: Vec<usize> = std::iter::once(0)
+        .chain(per_rank.iter().map(|(out, _)| out.len()))
         .collect();
-    let mut next = vec![u32::MAX; prev.len()];
-    for (j, &b) in prev.iter().enumerate() {
-        if b != u32::MAX {
-            next[b as usize] = j as u32;
+    offsets(&mut start);
+    let total = start[ranks];
+    let pieces = (rayon::current_num_threads() * 4).min(ranks.max(1));
+    let mut bounds: Vec<usize> = (0..pieces)
+        .map(|k| {
+            start
+                .partition_point(|&s| s < k * total / pieces)
+                .min(ranks)
+        })
+        .collect();
+    bounds.push(ranks);
+    let ranges: Vec<(usize, usize)> = bounds.windows(2).map(|w| (w[0], w[1])).collect();
+    let lens = || ranges.iter().map(|&(lo, hi)| start[hi] - start[lo]);
+    let mut spmv: Vec<Message> = Vec::with_capacity(total);
+    let mut spgemm: Vec<Message> = Vec::with_capacity(if p.is_some() { total } else { 0 });
+    let spgemm_parts = match p {
+        Some(_) => cut(&mut spgemm.spare_capacity_mut()[..total], lens()),
+        None => ranges.iter().map(|_| Default::default()).collect(),
+    };
+    let parts: Vec<[Tally; 2]> = ranges
+        .par_iter()
+        .zip(cut(&mut spmv.spare_capacity_mut()[..total], lens()))
+        .zip(spgemm_parts)
+        .map(|((&(lo, hi), spmv), spgemm)| {
+            let mut sums = [Tally::new(ranks), Tally::new(ranks)];
+            let (mut run, mut run2) = (Vec::new(), Vec::new());
+            let mut k = 0;
+            for (q, (out, _)) in per_rank.iter().enumerate().take(hi).skip(lo) {
+                run.clear();
+                run2.clear();
+                for e in out {
+                    let runs = e.rows - e.continuing;
+                    let msg = Message::new(q as u32, e.to, 8 * e.rows as u64, runs, &places, m);
+                    run.push(msg);
+                    if p.is_some() {
+                        run2.push(Message {
+                            bytes: e.spgemm_bytes,
+                            protocol: Protocol::of(e.spgemm_bytes, &m.params),
+                            ..msg
+                        });
+                    }
+                }
+                // run2 is empty without a P.
+                let k2 = k.min(spgemm.len());
+                let outs = [&mut spmv[k..], &mut spgemm[k2..]];
+                for ((sums, run), out) in sums.iter_mut().zip([&run, &run2]).zip(outs) {
+                    sums.add_sender(run);
+                    for (slot, msg) in out.iter_mut().zip(run) {
+                        slot.write(*msg);
+                    }
+                }
+                k += out.len();
+            }
+            sums
+        })
+        .collect();
+    // SAFETY: the parts cut from the first `total` slots cover them all,
+    // and each is written in full above (its ranks' `out.len()` messages
+    // each).
+    unsafe {
+        spmv.set_len(total);
+        if p.is_some() {
+            spgemm.set_len(total);
         }
     }
-    // Per receiving rank: (sender, spmv bytes, spgemm bytes, rows, rows
-    // continuing a run), summed in place through a per-thread slot array
-    // (rank it was last used for, index in `out`), then sorted by sender.
-    let ranks = m.ranks();
-    let per_rank: Vec<Vec<Needed>> =
-        node_aware::per_receiver(a, part, |r, scratch: &mut Scratch, visit| {
-            let slot = scratch;
-            slot.resize(ranks, (u32::MAX, 0));
-            let mut out: Vec<Needed> = Vec::new();
-            visit(&mut |q, j, stamp| {
-                let s = &mut slot[q as usize];
-                if s.0 != r as u32 {
-                    *s = (r as u32, out.len() as u32);
-                    out.push((q, 0, 0, 0, 0));
-                }
-                let e = &mut out[s.1 as usize];
-                e.1 += 8;
-                e.2 += 4 + 12 * p_row_nnz(j as usize);
-                e.3 += 1;
-                // Each neighbouring pair is counted at its second row.
-                let r = r as u32;
-                let marked = |k: u32| k != u32::MAX && stamp[k as usize] == r;
-                e.4 += marked(prev[j as usize]) as u32 + marked(next[j as usize]) as u32;
-            });
-            out.sort_unstable_by_key(|e| e.0);
-            out
-        });
-    let runs = |e: &Needed| e.3 - e.4;
+    let [spmv_sums, spgemm_sums] = parts
+        .into_iter()
+        .reduce(|[a, b], [c, d]| [a.merge(c), b.merge(d)])
+        .unwrap_or_else(|| [Tally::new(ranks), Tally::new(ranks)]);
     let spmv = Pattern {
         op: Op::Spmv,
-        messages: from_receivers(&per_rank, |e| e.0, |e| e.1, runs, m),
+        messages: spmv,
     };
-    let spgemm = p.map(|_| Pattern {
-        op: Op::Spgemm,
-        messages: from_receivers(&per_rank, |e| e.0, |e| e.2, runs, m),
+    let spmv_summary = spmv_sums.finish(talked);
+    let spgemm = p.map(|_| {
+        let pat = Pattern {
+            op: Op::Spgemm,
+            messages: spgemm,
+        };
+        (pat, spgemm_sums.finish(talked))
     });
-    (spmv, spgemm)
+    ((spmv, spmv_summary), spgemm)
 }
 
 /// `ptap` pattern of one level (rule in the module docs). `coarse` is the
@@ -520,6 +611,57 @@ impl Summary {
     }
 }
 
+/// A summary being summed: sender figures, and receive counts per rank.
+struct Tally {
+    sums: Summary,
+    recv: Vec<u64>,
+    recv_bytes: Vec<u64>,
+}
+
+impl Tally {
+    fn new(ranks: usize) -> Tally {
+        Tally {
+            sums: Summary::empty(),
+            recv: vec![0; ranks],
+            recv_bytes: vec![0; ranks],
+        }
+    }
+
+    /// Adds one sender's messages.
+    fn add_sender(&mut self, run: &[Message]) {
+        if run.is_empty() {
+            return;
+        }
+        self.sums = std::mem::take(&mut self.sums).add_sender(run);
+        for msg in run {
+            self.recv[msg.to as usize] += 1;
+            self.recv_bytes[msg.to as usize] += msg.bytes;
+        }
+    }
+
+    fn merge(self, o: Tally) -> Tally {
+        Tally {
+            sums: self.sums.merge(o.sums),
+            recv: add_counts(self.recv, o.recv),
+            recv_bytes: add_counts(self.recv_bytes, o.recv_bytes),
+        }
+    }
+
+    /// The summary: receive maxima and mean hops.
+    fn finish(self, max_nodes_talked_to: usize) -> Summary {
+        let mut s = self.sums;
+        s.messages.max_recv = self.recv.into_iter().max().unwrap_or(0);
+        s.bytes.max_recv = self.recv_bytes.into_iter().max().unwrap_or(0);
+        s.max_nodes_talked_to = max_nodes_talked_to;
+        s.avg_hops = if s.bytes.inter_node > 0 {
+            s.byte_hops as f64 / s.bytes.inter_node as f64
+        } else {
+            0.0
+        };
+        s
+    }
+}
+
 /// Element-wise sum, for parallel folds of per-rank counts.
 fn add_counts<T: Copy + std::ops::AddAssign>(mut a: Vec<T>, b: Vec<T>) -> Vec<T> {
     for (x, y) in a.iter_mut().zip(b) {
@@ -586,15 +728,14 @@ fn max_nodes_talked_to(pat: &Pattern, places: &Places) -> usize {
 /// sender's run of messages (the pattern is ordered by sender), reduced
 /// in parallel; receiver figures from per-rank counts.
 pub fn summarize(pat: &Pattern, m: &Machine) -> Summary {
-    if !pat.messages.is_sorted_by_key(|msg| msg.from) {
+    if !pat.is_by_sender() {
         // Patterns put together elsewhere (the steps of a strategy, one
         // after another).
         let mut sorted = pat.clone();
         sorted.messages.par_sort_by_key(|msg| msg.from);
         return summarize(&sorted, m);
     }
-    let places = m.places();
-    let mut s = pat
+    let sums = pat
         .messages
         .par_chunk_by(|a, b| a.from == b.from)
         .fold(Summary::empty, Summary::add_sender)
@@ -621,17 +762,12 @@ pub fn summarize(pat: &Pattern, m: &Machine) -> Summary {
         )
         .reduce_with(|(n, b), (n2, b2)| (add_counts(n, n2), add_counts(b, b2)))
         .unwrap_or_default();
-    for (n, b) in recv.into_iter().zip(recv_bytes) {
-        s.messages.max_recv = s.messages.max_recv.max(n);
-        s.bytes.max_recv = s.bytes.max_recv.max(b);
-    }
-    s.max_nodes_talked_to = max_nodes_talked_to(pat, &places);
-    s.avg_hops = if s.bytes.inter_node > 0 {
-        s.byte_hops as f64 / s.bytes.inter_node as f64
-    } else {
-        0.0
+    let tally = Tally {
+        sums,
+        recv,
+        recv_bytes,
     };
-    s
+    tally.finish(max_nodes_talked_to(pat, &m.places()))
 }
 
 /// Everything extracted for one level.
@@ -652,22 +788,20 @@ pub fn levels(h: &Hierarchy, parts: &[Partition], m: &Machine) -> Vec<LevelComm>
         .iter()
         .enumerate()
         .map(|(l, level)| {
-            let (spmv, spgemm) = spmv_spgemm(&level.a, level.p.as_ref(), &parts[l], m);
-            let mut patterns = vec![spmv];
+            let (spmv, spgemm) = spmv_spgemm_summarized(&level.a, level.p.as_ref(), &parts[l], m);
+            let mut ops = vec![spmv];
             if let (Some(spgemm), Some(p)) = (spgemm, &level.p) {
-                patterns.push(spgemm);
-                patterns.push(ptap(&level.a, p, &parts[l], &parts[l + 1], m));
+                ops.push(spgemm);
+                let ptap = ptap(&level.a, p, &parts[l], &parts[l + 1], m);
+                let summary = summarize(&ptap, m);
+                ops.push((ptap, summary));
             }
-            let ops = patterns.into_iter().map(|pat| {
-                let s = summarize(&pat, m);
-                (pat, s)
-            });
             LevelComm {
                 level: l,
                 rows: level.a.rows(),
                 nnz: level.a.nnz(),
                 active_processes: parts[l].active_ranks(),
-                ops: ops.collect(),
+                ops,
             }
         })
         .collect()

@@ -26,10 +26,11 @@ pub mod copy_transfer;
 pub mod reproduce;
 pub mod routed;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::comm::{Pattern, Summary};
-use crate::machine::{Locality, Machine, PackTable};
+use crate::comm::{Message, Pattern, Summary};
+use crate::machine::{Locality, Machine, PackTable, LOCALITIES};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RateTerm {
@@ -215,7 +216,9 @@ pub fn cost(pat: &Pattern, summary: &Summary, m: &Machine, model: &Model) -> Cos
         RateTerm::CopyTransfer => copy.map_or(0.0, |c| c.time()),
         _ => max_rate(pat, m, r),
     });
-    let queue_search = model.queue.map_or(0.0, |q| queue_search(pat, m, q));
+    let queue_search = model
+        .queue
+        .map_or(0.0, |q| queue_time(summary.messages.max_recv, m, q));
     let contention = if model.contention {
         contention(summary, m)
     } else {
@@ -257,14 +260,7 @@ pub fn message_time(
 ) -> f64 {
     let p = &m.params;
     let s = bytes as f64;
-    let network = p.network.of(protocol);
-    let r_n = if protocol == 2 { p.r_n } else { f64::INFINITY };
-    let injected = |r: crate::machine::Rate| {
-        let a = a.max(1) as f64;
-        r.alpha + a * s / r_n.min(a * r.rate)
-    };
     match (term, locality) {
-        (RateTerm::Postal, _) => network.alpha + s / network.rate,
         (RateTerm::LogGP, local) => loggp_params(m, local, protocol).message(s),
         (RateTerm::CopyTransfer, local) => {
             // Contiguous and alone on its links.
@@ -282,12 +278,37 @@ pub fn message_time(
             let (q, q_chained) = copy_transfer::message_rates(&rates, &msg, network);
             s / q.max(q_chained)
         }
-        (RateTerm::MaxRate, _) => injected(network),
-        (RateTerm::NodeAware, Locality::Network) => injected(network),
+        _ => class_time(m, term, locality, protocol, (1, bytes), a),
+    }
+}
+
+/// Seconds of `n` messages of `bytes` in all, of one locality and
+/// protocol, from a rank with `a` active ranks on its node, under the
+/// postal, max-rate and node-aware terms: each is linear in the size, so
+/// the class costs `n alpha + bytes / rate`.
+fn class_time(
+    m: &Machine,
+    term: RateTerm,
+    locality: Locality,
+    protocol: usize,
+    (n, bytes): (u64, u64),
+    a: usize,
+) -> f64 {
+    let p = &m.params;
+    let (n, s) = (n as f64, bytes as f64);
+    let network = p.network.of(protocol);
+    let r_n = if protocol == 2 { p.r_n } else { f64::INFINITY };
+    let injected = |r: crate::machine::Rate| {
+        let a = a.max(1) as f64;
+        n * r.alpha + a * s / r_n.min(a * r.rate)
+    };
+    match (term, locality) {
+        (RateTerm::NodeAware, Locality::Network) | (RateTerm::MaxRate, _) => injected(network),
         (RateTerm::NodeAware, local) => {
             let r = p.rates(local).of(protocol);
-            r.alpha + s / r.rate
+            n * r.alpha + s / r.rate
         }
+        _ => n * network.alpha + s / network.rate,
     }
 }
 
@@ -307,20 +328,36 @@ pub fn loggp_params(m: &Machine, locality: Locality, protocol: usize) -> classic
 /// node-aware postal term charges; several messages overlap their `L` and
 /// `o_r`.
 pub fn loggp(pat: &Pattern, m: &Machine) -> f64 {
-    let mut busy = vec![0.0f64; m.ranks()];
-    let mut tail = vec![0.0f64; m.ranks()];
-    for msg in &pat.messages {
-        let p = loggp_params(m, msg.locality, msg.protocol as usize);
-        let s = msg.bytes as f64;
-        let f = msg.from as usize;
-        busy[f] += p.g.max(p.o_s + (s - 1.0).max(0.0) * p.big_g);
-        // The largest L + o_r of the rank's classes: the last arrival.
-        tail[f] = tail[f].max(p.l + p.o_r);
+    slowest_sender(pat, |run| {
+        let (mut busy, mut tail) = (0.0f64, 0.0f64);
+        for msg in run {
+            let p = loggp_params(m, msg.locality, msg.protocol as usize);
+            let s = msg.bytes as f64;
+            busy += p.g.max(p.o_s + (s - 1.0).max(0.0) * p.big_g);
+            // The largest L + o_r of the rank's classes: the last arrival.
+            tail = tail.max(p.l + p.o_r);
+        }
+        busy + tail
+    })
+}
+
+/// The largest `per_sender(messages of one rank)` over sending ranks, in
+/// parallel over the pattern's runs of one sender.
+fn slowest_sender(pat: &Pattern, time: impl Fn(&[Message]) -> f64 + Sync) -> f64 {
+    per_sender(pat, time).into_iter().fold(0.0, f64::max)
+}
+
+/// `f(messages of one rank)` for every sending rank, by rank, in parallel
+/// over the pattern's runs of one sender.
+fn per_sender<T: Send>(pat: &Pattern, f: impl Fn(&[Message]) -> T + Sync) -> Vec<T> {
+    let each = |msgs: &[Message]| msgs.par_chunk_by(|a, b| a.from == b.from).map(&f).collect();
+    if pat.is_by_sender() {
+        each(&pat.messages)
+    } else {
+        let mut sorted = pat.messages.clone();
+        sorted.par_sort_by_key(|msg| msg.from);
+        each(&sorted)
     }
-    busy.iter()
-        .zip(&tail)
-        .map(|(b, t)| b + t)
-        .fold(0.0, f64::max)
 }
 
 /// log3P's middleware cost of non-contiguous data (`l_mw`) as a term: a
@@ -330,17 +367,18 @@ pub fn loggp(pat: &Pattern, m: &Machine) -> f64 {
 /// nothing. The slowest rank's sum.
 pub fn pack(pat: &Pattern, m: &Machine) -> f64 {
     let p = &m.params;
-    let mut per_rank = vec![0.0f64; m.ranks()];
-    for msg in &pat.messages {
-        if msg.runs > 1 {
-            let (s, k) = (msg.bytes as f64, msg.runs as f64);
-            per_rank[msg.from as usize] += match &p.pack_table {
-                Some(t) => pack_at(t, s, k),
-                None => k * p.pack_per_run + s / p.pack_rate,
-            };
-        }
-    }
-    per_rank.into_iter().fold(0.0, f64::max)
+    slowest_sender(pat, |run| {
+        run.iter()
+            .filter(|msg| msg.runs > 1)
+            .map(|msg| {
+                let (s, k) = (msg.bytes as f64, msg.runs as f64);
+                match &p.pack_table {
+                    Some(t) => pack_at(t, s, k),
+                    None => k * p.pack_per_run + s / p.pack_rate,
+                }
+            })
+            .sum()
+    })
 }
 
 /// A log3P table at `bytes` and `runs`: linear in `log s` and `log k`
@@ -361,28 +399,38 @@ pub fn pack_at(t: &PackTable, bytes: f64, runs: f64) -> f64 {
 
 /// Largest total send time of a rank (eq. 1 or 2).
 pub fn max_rate(pat: &Pattern, m: &Machine, term: RateTerm) -> f64 {
+    // Each sender's messages and bytes by locality x protocol: its time
+    // is a sum over these classes (`class_time`), with one pass over the
+    // messages.
+    let senders = per_sender(pat, |run| {
+        let mut class = [(0u64, 0u64); 9];
+        for msg in run {
+            let c = &mut class[msg.locality as usize * 3 + msg.protocol as usize];
+            c.0 += 1;
+            c.1 += msg.bytes;
+        }
+        (run[0].from, class)
+    });
     // Active ranks per node: those sending network messages (node-aware),
     // or any message when every message is charged as a network one.
-    let mut sends = vec![false; m.ranks()];
-    for msg in &pat.messages {
-        if term != RateTerm::NodeAware || msg.locality == Locality::Network {
-            sends[msg.from as usize] = true;
-        }
-    }
     let places = m.places();
     let mut active = vec![0usize; m.nodes];
-    for (r, &s) in sends.iter().enumerate() {
-        if s {
-            active[places.node_of(r as u32) as usize] += 1;
+    for (from, class) in &senders {
+        let network = &class[Locality::Network as usize * 3..][..3];
+        if term != RateTerm::NodeAware || network.iter().any(|c| c.0 > 0) {
+            active[places.node_of(*from) as usize] += 1;
         }
     }
-    let mut per_rank = vec![0.0f64; m.ranks()];
-    for msg in &pat.messages {
-        let a = active[places.node_of(msg.from) as usize];
-        per_rank[msg.from as usize] +=
-            message_time(m, term, msg.locality, msg.protocol as usize, msg.bytes, a);
-    }
-    per_rank.into_iter().fold(0.0, f64::max)
+    senders
+        .par_iter()
+        .map(|(from, class)| {
+            let a = active[places.node_of(*from) as usize];
+            (class.iter().enumerate())
+                .filter(|(_, c)| c.0 > 0)
+                .map(|(k, &c)| class_time(m, term, LOCALITIES[k / 3], k % 3, c, a))
+                .sum::<f64>()
+        })
+        .reduce(|| 0.0, f64::max)
 }
 
 /// Largest queue-search time of a receiving rank (eq. 3).
@@ -391,7 +439,12 @@ pub fn queue_search(pat: &Pattern, m: &Machine, bound: QueueBound) -> f64 {
     for msg in &pat.messages {
         received[msg.to as usize] += 1;
     }
-    let n = received.into_iter().max().unwrap_or(0) as f64;
+    queue_time(received.into_iter().max().unwrap_or(0), m, bound)
+}
+
+/// Eq. 3 for the rank that receives the most messages, `n` of them.
+pub fn queue_time(n: u64, m: &Machine, bound: QueueBound) -> f64 {
+    let n = n as f64;
     let gamma = m.params.gamma;
     match bound {
         QueueBound::Upper => gamma * n * n,
