@@ -577,6 +577,24 @@ fn summaries_summed_while_building_match_summarize() {
         };
         assert_eq!(triples(&spmv.0), flat(brute_spmv(&a_rows, None, &owner)));
         assert_eq!(spmv.1, comm::summarize(&spmv.0, &m), "case {case} spmv");
+        // Runs of one sender, found in parallel ranges; out of order, none.
+        let mut runs: BTreeMap<u32, usize> = BTreeMap::new();
+        for msg in &spmv.0.messages {
+            *runs.entry(msg.from).or_default() += 1;
+        }
+        let got = spmv.0.per_sender(|run| (run[0].from, run.len()));
+        assert_eq!(got, Some(runs.into_iter().collect()), "case {case}");
+        let mut moved = spmv.0.clone();
+        let last = moved.messages.pop().unwrap();
+        moved.messages.insert(moved.messages.len() / 2, last);
+        if !moved.messages.is_sorted_by_key(|msg| msg.from) {
+            assert_eq!(moved.per_sender(|run| run.len()), None, "case {case}");
+        }
+        let term = amgcomm::model::RateTerm::NodeAware;
+        assert_eq!(
+            amgcomm::model::max_rate(&moved, &m, term),
+            amgcomm::model::max_rate(&spmv.0, &m, term)
+        );
         assert_eq!(spgemm.is_some(), with_p);
         if let Some((pat, summary)) = spgemm {
             let want = flat(brute_spmv(&a_rows, Some(&p_rows), &owner));

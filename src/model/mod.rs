@@ -350,14 +350,11 @@ fn slowest_sender(pat: &Pattern, time: impl Fn(&[Message]) -> f64 + Sync) -> f64
 /// `f(messages of one rank)` for every sending rank, by rank, in parallel
 /// over the pattern's runs of one sender.
 fn per_sender<T: Send>(pat: &Pattern, f: impl Fn(&[Message]) -> T + Sync) -> Vec<T> {
-    let each = |msgs: &[Message]| msgs.par_chunk_by(|a, b| a.from == b.from).map(&f).collect();
-    if pat.is_by_sender() {
-        each(&pat.messages)
-    } else {
-        let mut sorted = pat.messages.clone();
-        sorted.par_sort_by_key(|msg| msg.from);
-        each(&sorted)
-    }
+    pat.per_sender(&f).unwrap_or_else(|| {
+        let mut sorted = pat.clone();
+        sorted.messages.par_sort_by_key(|msg| msg.from);
+        sorted.per_sender(&f).expect("sorted by sender")
+    })
 }
 
 /// log3P's middleware cost of non-contiguous data (`l_mw`) as a term: a
