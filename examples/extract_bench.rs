@@ -12,6 +12,7 @@ fn main() {
     m.ppn = args.get(3).map_or(16, |p| p.parse().expect("ppn"));
     let fine = partition::Partition::contiguous(h.levels[0].a.rows(), m.ranks());
     let parts = partition::levels(&h, fine, partition::CoarseRule::Inherit);
+    let cpu0 = cpu_seconds();
     let t = Instant::now();
     let levels = comm::levels(&h, &parts, &m);
     let t_extract = t.elapsed().as_secs_f64();
@@ -24,10 +25,25 @@ fn main() {
         }
     }
     let t_model = t.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu0;
     println!(
         "{} ranks, {msgs} messages: extraction {t_extract:.3} s, model {t_model:.3} s, \
-         total {:.3} s (cost sum {total_cost:.6e})",
+         total {:.3} s, {cpu:.2} s of CPU (cost sum {total_cost:.6e})",
         m.ranks(),
         t_extract + t_model
     );
+}
+
+/// User and system time of this process so far (`/proc/self/stat`, in
+/// clock ticks of 10 ms): steal time on a shared machine is not in it.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<f64> = after
+        .split_whitespace()
+        .map(|x| x.parse().unwrap_or(0.0))
+        .collect();
+    f.get(11)
+        .zip(f.get(12))
+        .map_or(0.0, |(u, s)| (u + s) / 100.0)
 }

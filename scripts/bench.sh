@@ -13,6 +13,7 @@
 #
 #   scripts/bench.sh [quick]      # quick: n up to 40, no n=65 PyAMG run
 #   scripts/bench.sh threads      # part 4 only
+#   scripts/bench.sh ranks        # part 3 only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 QUICK=${1:-}
@@ -29,6 +30,8 @@ wall() { awk '/Elapsed \(wall clock\)/ {n = split($NF, t, ":"); s = 0; for (i = 
 # Seconds of one --timings stage of the last analyze run (report JSON).
 stage() { python3 -c "import json, sys; print('%.3f' % json.load(open(sys.argv[1]))['timings'][sys.argv[2]])" "$TMP/r.json" "$1"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+# Median of the numbers on stdin.
+med() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
 # analyze N NODES [threads]: wall, peak and stages in $TMP/err, $TMP/time.
 analyze() {
@@ -39,7 +42,7 @@ analyze() {
 nnz() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['matrix']['nnz'])" "$TMP/r.json" 2>/dev/null \
   || sed -n 's/.*"nnz": \([0-9]*\).*/\1/p' "$TMP/r.json" | head -1; }
 
-if [ "$QUICK" != threads ]; then
+if [ "$QUICK" != threads ] && [ "$QUICK" != ranks ]; then
 # 1. Against PyAMG.
 if python3 -c "import pyamg, scipy" 2>/dev/null; then
   sizes="40"; [ -z "$QUICK" ] && sizes="40 65"
@@ -72,17 +75,27 @@ done
 awk '{x = log($1); for (k = 2; k <= 3; k++) { y[k] = log($k); sx[k] += x; sy[k] += y[k]; sxx[k] += x * x; sxy[k] += x * y[k] } n++}
      END {for (k = 2; k <= 3; k++) { b = (n * sxy[k] - sx[k] * sy[k]) / (n * sxx[k] - sx[k] * sx[k]); printf "%s ~ nnz^%.2f\n", k == 2 ? "time" : "peak memory", b } }' "$TMP/fit"
 
-# 3. Scaling with ranks (n=40): extraction + model.
-base=""
+fi
+
+if [ "$QUICK" != threads ]; then
+# 3. Scaling with ranks (n=40): extraction + model, medians of five
+# rounds that alternate the node counts (one run varies by 50% on this
+# shared VM, with half its time stolen at busy hours).
+for round in 1 2 3 4 5; do
+  for nodes in 64 512 4096; do
+    analyze 40 "$nodes"
+    awk -v a="$(stage extraction)" -v b="$(stage model)" 'BEGIN {printf "%.3f\n", a + b}' >> "$TMP/ranks$nodes"
+  done
+done
+base=$(med < "$TMP/ranks64")
 for nodes in 64 512 4096; do
-  analyze 40 "$nodes"
-  t=$(awk -v a="$(stage extraction)" -v b="$(stage model)" 'BEGIN {printf "%.3f", a + b}')
-  [ -z "$base" ] && base=$t
-  echo "n=40 on $nodes nodes x 16: extraction + model $t s ($(ratio "$t" "$base")x the 64-node time)"
+  t=$(med < "$TMP/ranks$nodes")
+  echo "n=40 on $nodes nodes x 16: extraction + model $t s, median of 5 ($(ratio "$t" "$base")x the 64-node time; runs: $(tr '\n' ' ' < "$TMP/ranks$nodes"))"
 done
 
 fi
 
+[ "$QUICK" = ranks ] && exit 0
 # 4. One thread against two.
 f="$DATA/elasticity3d_40.mtx"
 [ -f "$f" ] || "$BIN" generate elasticity3d --n 40 -o "$f" > /dev/null
@@ -90,7 +103,6 @@ r1=$(RAYON_NUM_THREADS=1 target/release/examples/read_bench "$f" 3 | awk '{print
 r2=$(RAYON_NUM_THREADS=2 target/release/examples/read_bench "$f" 3 | awk '{print $2}')
 echo "read n=40: 1 thread $r1 s, 2 threads $r2 s, speedup $(ratio "$r1" "$r2")"
 # Three alternating rounds, medians: single runs on a shared VM vary by 30%.
-med() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 : > "$TMP/t1"; : > "$TMP/t2"
 for round in 1 2 3; do
   for t in 1 2; do
