@@ -113,12 +113,14 @@ impl Pattern {
         self.messages.par_windows(2).all(|w| w[0].from <= w[1].from)
     }
 
-    /// `f(messages of one rank)` for every sending rank, by rank, or `None`
-    /// when the messages do not come by sender. A few ranges of messages,
-    /// cut between senders, run in parallel, each a plain loop over its
-    /// runs that also checks the order: rayon's `par_chunk_by` and a
-    /// separate [`Pattern::is_by_sender`] took 3x as long at 65,536 ranks.
-    pub fn per_sender<T: Send>(&self, f: impl Fn(&[Message]) -> T + Sync) -> Option<Vec<T>> {
+    /// `f(messages of one rank)` for every sending rank, by rank, in a few
+    /// pieces (not copied into one vector: they are megabytes at 65,536
+    /// ranks), or `None` when the messages do not come by sender. The
+    /// pieces are ranges of messages cut between senders, run in parallel,
+    /// each a plain loop over its runs that also checks the order: rayon's
+    /// `par_chunk_by` and a separate [`Pattern::is_by_sender`] took 3x as
+    /// long.
+    pub fn per_sender<T: Send>(&self, f: impl Fn(&[Message]) -> T + Sync) -> Option<Vec<Vec<T>>> {
         let msgs = &self.messages;
         let pieces = (rayon::current_num_threads() * 4).clamp(1, msgs.len().max(1));
         let mut cuts: Vec<usize> = (0..pieces)
@@ -150,7 +152,7 @@ impl Pattern {
                 Some((ends, out))
             })
             .collect();
-        let mut all = Vec::new();
+        let mut pieces = Vec::with_capacity(parts.len());
         let mut last: Option<u32> = None;
         for (ends, out) in parts.into_iter().collect::<Option<Vec<_>>>()? {
             if let Some((first, end)) = ends {
@@ -159,9 +161,9 @@ impl Pattern {
                 }
                 last = Some(end);
             }
-            all.extend(out);
+            pieces.push(out);
         }
-        Some(all)
+        Some(pieces)
     }
 
     fn new(op: Op, raw: Vec<(u32, u32, u64)>, m: &Machine) -> Pattern {

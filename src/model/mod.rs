@@ -344,12 +344,15 @@ pub fn loggp(pat: &Pattern, m: &Machine) -> f64 {
 /// The largest `per_sender(messages of one rank)` over sending ranks, in
 /// parallel over the pattern's runs of one sender.
 fn slowest_sender(pat: &Pattern, time: impl Fn(&[Message]) -> f64 + Sync) -> f64 {
-    per_sender(pat, time).into_iter().fold(0.0, f64::max)
+    per_sender(pat, time)
+        .into_iter()
+        .flatten()
+        .fold(0.0, f64::max)
 }
 
-/// `f(messages of one rank)` for every sending rank, by rank, in parallel
-/// over the pattern's runs of one sender.
-fn per_sender<T: Send>(pat: &Pattern, f: impl Fn(&[Message]) -> T + Sync) -> Vec<T> {
+/// [`Pattern::per_sender`], sorting a copy of the messages first when they
+/// do not come by sender (a strategy's steps, one after another).
+fn per_sender<T: Send>(pat: &Pattern, f: impl Fn(&[Message]) -> T + Sync) -> Vec<Vec<T>> {
     pat.per_sender(&f).unwrap_or_else(|| {
         let mut sorted = pat.clone();
         sorted.messages.par_sort_by_key(|msg| msg.from);
@@ -412,7 +415,7 @@ pub fn max_rate(pat: &Pattern, m: &Machine, term: RateTerm) -> f64 {
     // or any message when every message is charged as a network one.
     let places = m.places();
     let mut active = vec![0usize; m.nodes];
-    for (from, class) in &senders {
+    for (from, class) in senders.iter().flatten() {
         let network = &class[Locality::Network as usize * 3..][..3];
         if term != RateTerm::NodeAware || network.iter().any(|c| c.0 > 0) {
             active[places.node_of(*from) as usize] += 1;
@@ -420,6 +423,7 @@ pub fn max_rate(pat: &Pattern, m: &Machine, term: RateTerm) -> f64 {
     }
     senders
         .par_iter()
+        .flat_map_iter(|piece| piece.iter())
         .map(|(from, class)| {
             let a = active[places.node_of(*from) as usize];
             (class.iter().enumerate())
