@@ -209,11 +209,10 @@ fn offsets(start: &mut [usize]) {
     }
 }
 
-/// Messages `(from, to, ..)` ordered by `(from, to)`: a stable counting
-/// sort by sender (linear in messages, where a comparison sort of millions
-/// of messages was a third of extraction at 65,536 ranks), then each
-/// sender's run sorted, which is already the case for input built per
-/// receiving rank.
+/// Messages `(from, to, ..)` ordered by `(from, to)`: nothing to do for
+/// input built by sending rank (ptap's), else a stable counting sort by
+/// sender (linear in messages, where a comparison sort of millions was a
+/// third of extraction at 65,536 ranks), then each sender's run sorted.
 fn by_sender<T: Copy + Default + Ord + Send>(
     raw: Vec<T>,
     ranks: usize,
@@ -256,7 +255,7 @@ struct Outgoing {
     spgemm_bytes: u64,
 }
 
-/// Per thread: receiver slots (sender last used for, index in its list),
+/// Per task: receiver slots (sender last used for, index in its list),
 /// and node stamps.
 type Scratch = (Vec<(u32, u32)>, Vec<u32>);
 

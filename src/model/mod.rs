@@ -341,8 +341,7 @@ pub fn loggp(pat: &Pattern, m: &Machine) -> f64 {
     })
 }
 
-/// The largest `per_sender(messages of one rank)` over sending ranks, in
-/// parallel over the pattern's runs of one sender.
+/// The largest `time(messages of one rank)` over sending ranks.
 fn slowest_sender(pat: &Pattern, time: impl Fn(&[Message]) -> f64 + Sync) -> f64 {
     per_sender(pat, time)
         .into_iter()
