@@ -236,7 +236,7 @@ pub fn is_pattern_symmetric(a: &Csr) -> bool {
 /// sorted rows: a counting sort by column whose blocks of rows are
 /// scattered in parallel, each from its own offsets. `sprs`'s `to_csc`
 /// is sequential and moves the values too: 0.5 s against this one's
-/// 0.07 s on the six levels of elasticity n=40 (`examples/sym_bench.rs`).
+/// 0.12 s on the six levels of elasticity n=40 (`examples/sym_bench.rs`).
 pub fn transpose_pattern(a: &Csr) -> (Vec<usize>, Vec<u32>) {
     let ncols = a.cols();
     let ptr = a.indptr();
