@@ -123,16 +123,7 @@ impl Pattern {
     pub fn per_sender<T: Send>(&self, f: impl Fn(&[Message]) -> T + Sync) -> Option<Vec<Vec<T>>> {
         let msgs = &self.messages;
         let pieces = (rayon::current_num_threads() * 4).clamp(1, msgs.len().max(1));
-        let mut cuts: Vec<usize> = (0..pieces)
-            .map(|k| {
-                let mut c = k * msgs.len() / pieces;
-                while c > 0 && c < msgs.len() && msgs[c - 1].from == msgs[c].from {
-                    c += 1;
-                }
-                c
-            })
-            .collect();
-        cuts.push(msgs.len());
+        let cuts = self.sender_cuts(pieces);
         // Per range: its first and last sender, and `f` of each run.
         type Part<T> = Option<(Option<(u32, u32)>, Vec<T>)>;
         let parts: Vec<Part<T>> = (0..pieces)
@@ -164,6 +155,23 @@ impl Pattern {
             pieces.push(out);
         }
         Some(pieces)
+    }
+
+    /// `pieces + 1` cuts of the messages into ranges of about equal length,
+    /// each moved forward to the start of a sender's run.
+    fn sender_cuts(&self, pieces: usize) -> Vec<usize> {
+        let msgs = &self.messages;
+        let mut cuts: Vec<usize> = (0..pieces)
+            .map(|k| {
+                let mut c = k * msgs.len() / pieces;
+                while c > 0 && c < msgs.len() && msgs[c - 1].from == msgs[c].from {
+                    c += 1;
+                }
+                c
+            })
+            .collect();
+        cuts.push(msgs.len());
+        cuts
     }
 
     fn new(op: Op, raw: Vec<(u32, u32, u64)>, m: &Machine) -> Pattern {
@@ -390,16 +398,7 @@ pub fn spmv_spgemm_summarized(
         .collect();
     offsets(&mut start);
     let total = start[ranks];
-    let pieces = rayon::current_num_threads().min(ranks.max(1));
-    let mut bounds: Vec<usize> = (0..pieces)
-        .map(|k| {
-            start
-                .partition_point(|&s| s < k * total / pieces)
-                .min(ranks)
-        })
-        .collect();
-    bounds.push(ranks);
-    let ranges: Vec<(usize, usize)> = bounds.windows(2).map(|w| (w[0], w[1])).collect();
+    let ranges = crate::matrix::csr::balanced_blocks(&start);
     let lens = || ranges.iter().map(|&(lo, hi)| start[hi] - start[lo]);
     let mut spmv: Vec<Message> = Vec::with_capacity(total);
     let mut spgemm: Vec<Message> = Vec::with_capacity(if p.is_some() { total } else { 0 });
@@ -779,9 +778,9 @@ fn max_nodes_talked_to(pat: &Pattern, places: &Places) -> usize {
         .unwrap_or(0)
 }
 
-/// MODEL.md's figures of one pattern. Sender figures come from each
-/// sender's run of messages (the pattern is ordered by sender), reduced
-/// in parallel; receiver figures from per-rank counts.
+/// MODEL.md's figures of one pattern: each sender's run of messages (the
+/// pattern is ordered by sender) added to a [`Tally`], in one range of
+/// messages per thread (a tally holds two per-rank arrays).
 pub fn summarize(pat: &Pattern, m: &Machine) -> Summary {
     if !pat.is_by_sender() {
         // Patterns put together elsewhere (the steps of a strategy, one
@@ -790,38 +789,21 @@ pub fn summarize(pat: &Pattern, m: &Machine) -> Summary {
         sorted.messages.par_sort_by_key(|msg| msg.from);
         return summarize(&sorted, m);
     }
-    let sums = pat
-        .messages
-        .par_chunk_by(|a, b| a.from == b.from)
-        .fold(Summary::empty, Summary::add_sender)
-        .reduce(Summary::empty, Summary::merge);
     let ranks = m.ranks();
-    // One chunk per thread: each fold allocates two per-rank arrays.
-    let chunk = pat
-        .messages
-        .len()
-        .div_ceil(rayon::current_num_threads())
-        .max(1 << 16);
-    let (recv, recv_bytes) = pat
-        .messages
-        .par_chunks(chunk)
-        .fold(
-            || (vec![0u64; ranks], vec![0u64; ranks]),
-            |(mut n, mut b), chunk| {
-                for msg in chunk {
-                    n[msg.to as usize] += 1;
-                    b[msg.to as usize] += msg.bytes;
-                }
-                (n, b)
-            },
-        )
-        .reduce_with(|(n, b), (n2, b2)| (add_counts(n, n2), add_counts(b, b2)))
-        .unwrap_or_default();
-    let tally = Tally {
-        sums,
-        recv,
-        recv_bytes,
-    };
+    let msgs = &pat.messages;
+    let pieces = rayon::current_num_threads().clamp(1, msgs.len().max(1));
+    let cuts = pat.sender_cuts(pieces);
+    let tally = (0..pieces)
+        .into_par_iter()
+        .map(|k| {
+            let mut tally = Tally::new(ranks);
+            for run in msgs[cuts[k]..cuts[k + 1]].chunk_by(|a, b| a.from == b.from) {
+                tally.add_sender(run);
+            }
+            tally
+        })
+        .reduce_with(Tally::merge)
+        .unwrap_or_else(|| Tally::new(ranks));
     tally.finish(max_nodes_talked_to(pat, &m.places()))
 }
 

@@ -170,13 +170,18 @@ pub fn is_symmetric(a: &Csr) -> bool {
     })
 }
 
-/// Blocks of rows `(lo, hi)` of about equal nonzeros, one per thread.
-fn row_blocks(ptr: &[usize]) -> Vec<(usize, usize)> {
-    let nrows = ptr.len() - 1;
-    let nnz = ptr[nrows];
-    let pieces = rayon::current_num_threads().min(nrows.max(1));
+/// Blocks `(lo, hi)` of the items of a prefix-sum array (a CSR `indptr`,
+/// or message offsets per rank) of about equal weight, one per thread,
+/// covering every item.
+pub fn balanced_blocks(ptr: &[usize]) -> Vec<(usize, usize)> {
+    let n = ptr.len() - 1;
+    let total = ptr[n];
+    let pieces = rayon::current_num_threads().min(n.max(1));
     let bounds: Vec<usize> = (0..=pieces)
-        .map(|k| ptr.partition_point(|&p| p < k * nnz / pieces).min(nrows))
+        .map(|k| match k {
+            k if k == pieces => n,
+            k => ptr.partition_point(|&p| p < k * total / pieces).min(n),
+        })
         .collect();
     bounds.windows(2).map(|w| (w[0], w[1])).collect()
 }
@@ -195,7 +200,7 @@ pub fn is_pattern_symmetric(a: &Csr) -> bool {
     let ptr = a.indptr();
     let ptr = ptr.raw_storage();
     let idx = a.indices();
-    let counts: Option<Vec<(usize, usize)>> = row_blocks(ptr)
+    let counts: Option<Vec<(usize, usize)>> = balanced_blocks(ptr)
         .into_par_iter()
         .map(|(lo, hi)| {
             let mut cursor = vec![usize::MAX; a.rows()];
@@ -242,7 +247,7 @@ pub fn transpose_pattern(a: &Csr) -> (Vec<usize>, Vec<u32>) {
     let ptr = a.indptr();
     let ptr = ptr.raw_storage();
     let cols = a.indices();
-    let bounds = row_blocks(ptr);
+    let bounds = balanced_blocks(ptr);
     let counts: Vec<Vec<usize>> = bounds
         .par_iter()
         .map(|&(lo, hi)| {

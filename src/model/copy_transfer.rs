@@ -83,7 +83,7 @@ pub fn copy_transfer(pat: &Pattern, m: &Machine) -> CopyTransfer {
     let rates = m.params.copy_rates();
     let b = m.router_box();
     let mut order: Vec<&Message> = pat.messages.iter().collect();
-    if !order.is_sorted_by_key(|msg| msg.from) {
+    if !pat.is_by_sender() {
         order.sort_by_key(|msg| msg.from);
     }
     // Senders per link, each counted once (`last` is the latest sender).

@@ -435,11 +435,8 @@ pub fn max_rate(pat: &Pattern, m: &Machine, term: RateTerm) -> f64 {
 
 /// Largest queue-search time of a receiving rank (eq. 3).
 pub fn queue_search(pat: &Pattern, m: &Machine, bound: QueueBound) -> f64 {
-    let mut received = vec![0u64; m.ranks()];
-    for msg in &pat.messages {
-        received[msg.to as usize] += 1;
-    }
-    queue_time(received.into_iter().max().unwrap_or(0), m, bound)
+    let summary = crate::comm::summarize(pat, m);
+    queue_time(summary.messages.max_recv, m, bound)
 }
 
 /// Eq. 3 for the rank that receives the most messages, `n` of them.
