@@ -158,7 +158,7 @@ fn value_not_a_number() {
 #[test]
 fn truncated_gzip() {
     let d = tempfile::tempdir().unwrap();
-    let full = std::fs::read("../shared/reference/beam_tet_2k.mtx.gz").unwrap();
+    let full = std::fs::read("tests/data/reference/beam_tet_2k.mtx.gz").unwrap();
     let f = write(d.path(), "cut.mtx.gz", &full[..full.len() / 2]);
     fails_with(&["info", &f], &[&f, "truncated or corrupt gzip"]);
 }

@@ -16,7 +16,7 @@ fn json_and_saved_levels_describe_the_same_hierarchy() {
     let levels = d.path().join("levels");
     let out = amgcomm(&[
         "hierarchy",
-        "../shared/reference/poisson3d_20.mtx",
+        "tests/data/reference/poisson3d_20.mtx",
         "--preset",
         "pyamg",
         "--json",
@@ -34,7 +34,7 @@ fn json_and_saved_levels_describe_the_same_hierarchy() {
     let h: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let lv = h["levels"].as_array().unwrap();
-    // PyAMG 5.4.1 rs_classical on poisson3d_20 (../shared/reference).
+    // PyAMG 5.4.1 rs_classical on poisson3d_20 (tests/data/reference).
     let rows: Vec<u64> = lv.iter().map(|l| l["rows"].as_u64().unwrap()).collect();
     assert_eq!(rows, vec![8000, 4000, 669, 94, 15, 2]);
     assert!(lv.last().unwrap().get("p_nnz").is_none());

@@ -80,7 +80,7 @@ fn beam_report_costs_agree_with_an_independent_evaluation() {
     let (json, out) = (d.path().join("out.json"), d.path().join("report"));
     let o = amgcomm(&[
         "analyze",
-        "../shared/reference/beam_tet_2k.mtx.gz",
+        "tests/data/reference/beam_tet_2k.mtx.gz",
         "--nodes",
         "16",
         "--ppn",
@@ -105,7 +105,7 @@ fn beam_report_costs_agree_with_an_independent_evaluation() {
     assert_eq!(r["model"], "nodeaware+queue+contention");
 
     // The same hierarchy and patterns in process.
-    let a = mtx_read::read(Path::new("../shared/reference/beam_tet_2k.mtx.gz"))
+    let a = mtx_read::read(Path::new("tests/data/reference/beam_tet_2k.mtx.gz"))
         .unwrap()
         .csr;
     let h = amg::build(&a, &Preset::Pyamg.options(), &mut |_, _| {}).unwrap();

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use amgcomm::matrix::gen::{Kind, Problem};
 use amgcomm::matrix::{csr, mtx_read, mtx_write, Csr, Symmetry};
 
-const REFERENCE: &str = "../shared/reference";
+const REFERENCE: &str = "tests/data/reference";
 
 fn files_in(dir: &str, ext: &[&str]) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -47,7 +47,7 @@ fn every_reference_matrix_has_the_pyamg_counts() {
 #[test]
 fn info_json_of_beam_is_exactly_the_five_fields() {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_amgcomm"))
-        .args(["info", "../shared/reference/beam_tet_2k.mtx.gz", "--json"])
+        .args(["info", "tests/data/reference/beam_tet_2k.mtx.gz", "--json"])
         .output()
         .unwrap();
     assert!(out.status.success());

@@ -1,12 +1,12 @@
 //! Level sizes against PyAMG 5.4's hierarchies for the shared reference
-//! matrices (`../shared/reference/*.pyamg.json`, four configurations each).
+//! matrices (`tests/data/reference/*.pyamg.json`, four configurations each).
 
 use std::path::Path;
 
 use amgcomm::amg::{self, Coarsening, Interpolation, Preset};
 use amgcomm::matrix::mtx_read;
 
-const REFERENCE: &str = "../shared/reference";
+const REFERENCE: &str = "tests/data/reference";
 
 /// Rows, nonzeros and nonzeros of P of one level.
 type Sizes = (usize, usize, Option<usize>);
