@@ -54,7 +54,7 @@ pub fn run(args: &PartitionArgs) -> Result<(), super::CliError> {
         return Err(Usage("--parts must be at least 1".into()));
     }
     let ppn = args.ppn.unwrap_or(1);
-    if ppn == 0 || args.parts % ppn != 0 {
+    if ppn == 0 || !args.parts.is_multiple_of(ppn) {
         return Err(Usage(format!(
             "--parts {} is not a multiple of --ppn {ppn}",
             args.parts

@@ -480,7 +480,7 @@ impl Machine {
         if self.ppn == 0 {
             return Err("ppn must be at least 1".into());
         }
-        if self.sockets_per_node == 0 || self.ppn % self.sockets_per_node != 0 {
+        if self.sockets_per_node == 0 || !self.ppn.is_multiple_of(self.sockets_per_node) {
             return Err(format!(
                 "ppn {} is not divisible by the {} sockets per node",
                 self.ppn, self.sockets_per_node
@@ -566,10 +566,10 @@ impl Machine {
         let mut best = [r, 1, 1];
         let mut gz = 1;
         while gz * gz * gz <= r {
-            if r % gz == 0 {
+            if r.is_multiple_of(gz) {
                 let mut gy = gz;
                 while gy * gy * gz <= r {
-                    if (r / gz) % gy == 0 {
+                    if (r / gz).is_multiple_of(gy) {
                         let gx = r / (gz * gy);
                         let better = (gx - gz, gx) < (best[0] - best[2], best[0]);
                         if gx >= gy && better {
