@@ -1,0 +1,214 @@
+//! Every number of a handful of reports stays what it was before the
+//! architecture rework (issue 15): the JSON written by today's binary must
+//! contain every field of `tests/data/golden/<case>.json` with the same
+//! value, bit for bit. Fields may be added; none may be renamed or removed.
+//!
+//! The golden files were written once by `AMGCOMM_WRITE_GOLDEN=1 cargo test
+//! --release --test regression` at the commit named in
+//! `tests/data/README.md`. Rewrite them only for a change of numbers that is
+//! intended, and say so in the commit.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// (name, command line): each preset; METIS with node-aware-3; the classic
+/// terms with round-robin placement; copy-transfer and pack with
+/// contiguous-nnz and rebalance; a compare run over every variant key.
+const CASES: [(&str, &[&str]); 7] = [
+    (
+        "preset_hypre",
+        &[
+            "analyze",
+            "gen:elasticity3d:8",
+            "--nodes",
+            "8",
+            "--ppn",
+            "8",
+            "--preset",
+            "hypre",
+        ],
+    ),
+    (
+        "preset_pyamg",
+        &[
+            "analyze",
+            "tests/data/reference/poisson3d_20.mtx",
+            "--nodes",
+            "4",
+            "--ppn",
+            "16",
+            "--preset",
+            "pyamg",
+        ],
+    ),
+    (
+        "preset_raptor_elasticity",
+        &[
+            "analyze",
+            "gen:elasticity3d:8",
+            "--nodes",
+            "4",
+            "--ppn",
+            "16",
+            "--preset",
+            "raptor-elasticity",
+        ],
+    ),
+    (
+        "metis_node_aware_3",
+        &[
+            "analyze",
+            "gen:poisson3d:16",
+            "--permute",
+            "3",
+            "--nodes",
+            "8",
+            "--ppn",
+            "8",
+            "--partition",
+            "metis",
+            "--strategy",
+            "node-aware-3",
+        ],
+    ),
+    (
+        "loggp_logpc_routed_round_robin",
+        &[
+            "analyze",
+            "gen:elasticity3d:10",
+            "--nodes",
+            "128",
+            "--ppn",
+            "4",
+            "--placement",
+            "round-robin",
+            "--model",
+            "loggp+queue-measured+logpc+routed",
+        ],
+    ),
+    (
+        "copytransfer_pack_nnz_rebalance",
+        &[
+            "analyze",
+            "tests/data/reference/beam_tet_2k.mtx.gz",
+            "--nodes",
+            "16",
+            "--ppn",
+            "4",
+            "--partition",
+            "contiguous-nnz",
+            "--coarse-partition",
+            "rebalance",
+            "--model",
+            "copytransfer+queue+contention+pack",
+        ],
+    ),
+    (
+        "compare",
+        &[
+            "compare",
+            "gen:poisson3d:16",
+            "--permute",
+            "1",
+            "--nodes",
+            "4",
+            "--ppn",
+            "8",
+            "--variants",
+            "partition=contiguous;partition=metis,strategy=node-aware-3;placement=round-robin;\
+             coarse-partition=rebalance,strategy=node-aware-2;partition=metis-nodes,placement=random",
+        ],
+    ),
+];
+
+fn golden(name: &str) -> PathBuf {
+    Path::new("tests/data/golden").join(format!("{name}.json"))
+}
+
+/// Runs one case into a fresh folder and returns its JSON report, as
+/// written.
+fn run(args: &[&str]) -> String {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("out");
+    let o = Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+        .args(args)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let file = if args[0] == "compare" {
+        "compare.json"
+    } else {
+        "report.json"
+    };
+    std::fs::read_to_string(out.join(file)).unwrap()
+}
+
+/// Where `new` lacks a field of `old` or holds another value: the first
+/// such path. Numbers compare exactly (an integer that became a float, or
+/// a float off by one unit in the last place, differs).
+fn first_difference(old: &Value, new: &Value, path: &str) -> Option<String> {
+    match (old, new) {
+        (Value::Object(a), Value::Object(b)) => a.iter().find_map(|(k, v)| match b.get(k) {
+            None => Some(format!("{path}.{k}: removed")),
+            Some(w) => first_difference(v, w, &format!("{path}.{k}")),
+        }),
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => a
+            .iter()
+            .zip(b)
+            .enumerate()
+            .find_map(|(i, (v, w))| first_difference(v, w, &format!("{path}[{i}]"))),
+        _ if old == new => None,
+        _ => Some(format!("{path}: was {old}, now {new}")),
+    }
+}
+
+#[test]
+fn every_number_of_the_golden_reports_is_unchanged() {
+    let write = std::env::var_os("AMGCOMM_WRITE_GOLDEN").is_some();
+    for (name, args) in CASES {
+        let text = run(args);
+        if write {
+            std::fs::create_dir_all("tests/data/golden").unwrap();
+            std::fs::write(golden(name), text).unwrap();
+            continue;
+        }
+        // serde_json's `float_roundtrip` (Cargo.toml) parses every float
+        // exactly; its default parser can miss by one unit in the last place.
+        let new: Value = serde_json::from_str(&text).unwrap();
+        let old: Value = serde_json::from_str(
+            &std::fs::read_to_string(golden(name))
+                .unwrap_or_else(|e| panic!("{}: {e}", golden(name).display())),
+        )
+        .unwrap();
+        if let Some(d) = first_difference(&old, &new, name) {
+            panic!("{args:?}\n{d}");
+        }
+    }
+}
+
+#[test]
+fn the_comparison_sees_removed_fields_and_changed_digits() {
+    let old: Value = serde_json::json!({"a": {"b": [1, 2.5]}, "c": "x"});
+    let mut new = old.clone();
+    new["d"] = 3.into();
+    assert_eq!(first_difference(&old, &new, "r"), None);
+    new["a"]["b"][1] = 2.5000000000000004.into();
+    assert_eq!(
+        first_difference(&old, &new, "r").unwrap(),
+        "r.a.b[1]: was 2.5, now 2.5000000000000004"
+    );
+    new["a"]["b"][1] = 2.5.into();
+    new["a"]["b"][0] = 1.0.into();
+    assert!(first_difference(&old, &new, "r").is_some());
+    new.as_object_mut().unwrap().remove("c");
+    new["a"]["b"][0] = 1.into();
+    assert_eq!(first_difference(&old, &new, "r").unwrap(), "r.c: removed");
+}
