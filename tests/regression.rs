@@ -14,9 +14,10 @@ use std::process::Command;
 use serde_json::Value;
 
 /// (name, command line): each preset; METIS with node-aware-3; the classic
-/// terms with round-robin placement; copy-transfer and pack with
+/// terms with round-robin placement; every optional term with random
+/// placement; copy-transfer and pack with
 /// contiguous-nnz and rebalance; a compare run over every variant key.
-const CASES: [(&str, &[&str]); 7] = [
+const CASES: [(&str, &[&str]); 8] = [
     (
         "preset_hypre",
         &[
@@ -86,6 +87,23 @@ const CASES: [(&str, &[&str]); 7] = [
             "round-robin",
             "--model",
             "loggp+queue-measured+logpc+routed",
+        ],
+    ),
+    (
+        "every_extra_term_random_placement",
+        &[
+            "analyze",
+            "gen:elasticity3d:10",
+            "--nodes",
+            "128",
+            "--ppn",
+            "4",
+            "--placement",
+            "random",
+            "--placement-seed",
+            "7",
+            "--model",
+            "nodeaware+queue+contention+logpc+routed+pack",
         ],
     ),
     (
