@@ -23,7 +23,7 @@ fn main() {
     let mut nnz = 0;
     for _ in 0..runs {
         let t = Instant::now();
-        let m = amgcomm::matrix::mtx_read::read(path).unwrap_or_else(|e| panic!("{e}"));
+        let m = amgcomm::matrix::io::read(path).unwrap_or_else(|e| panic!("{e}"));
         times.push(t.elapsed().as_secs_f64());
         nnz = m.csr.nnz();
     }

@@ -9,6 +9,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod amg;
+pub mod analysis;
 pub mod cli;
 pub mod comm;
 pub mod machine;
@@ -17,3 +18,18 @@ pub mod model;
 pub mod output;
 pub mod partition;
 pub mod report;
+
+/// The command-line name of a value of an option (`node-aware-3`,
+/// `contiguous-nnz`): options are clap `ValueEnum`s, which define their
+/// names once.
+pub(crate) fn value_name<T: clap::ValueEnum>(v: &T) -> String {
+    v.to_possible_value()
+        .map(|p| p.get_name().to_string())
+        .unwrap_or_default()
+}
+
+/// Every name of an option, joined by ", " (for messages).
+pub(crate) fn value_names<T: clap::ValueEnum>() -> String {
+    let names: Vec<String> = T::value_variants().iter().map(value_name).collect();
+    names.join(", ")
+}

@@ -257,11 +257,9 @@ fn bad_input_is_one_clear_line() {
     std::fs::rename(d.path().join("P1.mtx"), dir.join("P1.mtx")).unwrap();
     // No C file and a P without injection rows: say so and ask for the file.
     std::fs::remove_file(dir.join("C0.txt")).unwrap();
-    let p0 = amgcomm::matrix::mtx_read::read(&dir.join("P0.mtx"))
-        .unwrap()
-        .csr;
+    let p0 = amgcomm::matrix::io::read(&dir.join("P0.mtx")).unwrap().csr;
     let doubled = p0.map(|v| 2.0 * v);
-    amgcomm::matrix::mtx_write::write(
+    amgcomm::matrix::io::write(
         &dir.join("P0.mtx"),
         &doubled,
         amgcomm::matrix::Symmetry::General,

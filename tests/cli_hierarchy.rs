@@ -41,10 +41,10 @@ fn json_and_saved_levels_describe_the_same_hierarchy() {
     assert_eq!(lv[0]["p_nnz"], 26800);
     assert!((h["operator_complexity"].as_f64().unwrap() - 143_666.0 / 53_600.0).abs() < 1e-12);
     for (l, level) in lv.iter().enumerate() {
-        let a = amgcomm::matrix::mtx_read::read(&levels.join(format!("A{l}.mtx"))).unwrap();
+        let a = amgcomm::matrix::io::read(&levels.join(format!("A{l}.mtx"))).unwrap();
         assert_eq!(a.csr.nnz() as u64, level["nnz"].as_u64().unwrap());
         if let Some(p_nnz) = level.get("p_nnz") {
-            let p = amgcomm::matrix::mtx_read::read(&levels.join(format!("P{l}.mtx"))).unwrap();
+            let p = amgcomm::matrix::io::read(&levels.join(format!("P{l}.mtx"))).unwrap();
             assert_eq!(p.csr.nnz() as u64, p_nnz.as_u64().unwrap());
             let c: Vec<usize> = std::fs::read_to_string(levels.join(format!("C{l}.txt")))
                 .unwrap()
@@ -67,7 +67,7 @@ fn bad_hierarchy_flags_are_one_line() {
     for (args, needle) in [
         (
             &["hierarchy", "gen:poisson3d:4", "--preset", "boomer"][..],
-            "unknown preset",
+            "invalid value 'boomer' for '--preset <PRESET>' [possible values: hypre, pyamg, raptor-elasticity]",
         ),
         (
             &["hierarchy", "gen:poisson3d:4", "--theta", "1.5"][..],

@@ -6,10 +6,10 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use amgcomm::amg::{self, Preset};
-use amgcomm::comm;
+use amgcomm::analysis::{self, Options};
 use amgcomm::machine::{Locality, Machine};
-use amgcomm::matrix::mtx_read;
-use amgcomm::partition::{self, CoarseRule, Partition};
+use amgcomm::matrix::io;
+use amgcomm::partition::{CoarseRule, Layout, Partition};
 
 fn amgcomm(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_amgcomm"))
@@ -105,7 +105,7 @@ fn beam_report_costs_agree_with_an_independent_evaluation() {
     assert_eq!(r["model"], "nodeaware+queue+contention");
 
     // The same hierarchy and patterns in process.
-    let a = mtx_read::read(Path::new("tests/data/reference/beam_tet_2k.mtx.gz"))
+    let a = io::read(Path::new("tests/data/reference/beam_tet_2k.mtx.gz"))
         .unwrap()
         .csr;
     let h = amg::build(&a, &Preset::Pyamg.options(), &mut |_, _| {}).unwrap();
@@ -114,21 +114,29 @@ fn beam_report_costs_agree_with_an_independent_evaluation() {
         ppn: 16,
         ..Machine::bluewaters()
     };
-    let parts = partition::levels(
+    let layout = Layout::new(
         &h,
         Partition::contiguous(a.rows(), m.ranks()),
         CoarseRule::Inherit,
     );
-    let levels = comm::levels(&h, &parts, &m);
+    let o = Options {
+        keep_patterns: true,
+        ..Options::default()
+    };
+    let levels = analysis::analyze(&h, &layout, &m, &o).unwrap().levels;
     let report_levels = r["levels"].as_array().unwrap();
     assert_eq!(report_levels.len(), 5);
+    let places = m.places();
     let mut checked = 0;
     for (l, level) in levels.iter().enumerate() {
-        for (pat, _) in &level.ops {
+        for (_, pat) in level.ops.iter().flat_map(|o| &o.patterns) {
             let msgs: Vec<_> = pat
                 .messages
                 .iter()
-                .map(|x| (x.from, x.to, x.bytes, x.locality, x.hops))
+                .map(|x| {
+                    let (f, t) = (x.from, x.to);
+                    (f, t, x.bytes, places.locality(f, t), places.hops(f, t))
+                })
                 .collect();
             let (rate, queue, cont) = model_md(&msgs, 16, 16);
             let c = &report_levels[l]["ops"][pat.op.name()]["cost"];
@@ -200,7 +208,7 @@ fn usage_errors_exit_2_with_one_line() {
             "--out",
             o,
         ],
-        "unknown preset",
+        "invalid value 'boomer' for '--preset <PRESET>'",
     );
     usage_error(
         &["analyze", "gen:poisson3d:4", "--nodez", "4"],

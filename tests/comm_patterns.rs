@@ -4,8 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use amgcomm::comm::{self, Pattern, Protocol};
-use amgcomm::machine::{Locality, Machine, Placement};
+use amgcomm::comm::{self, Pattern};
+use amgcomm::machine::{Locality, Machine, Placement, Protocol};
 use amgcomm::matrix::gen::{Kind, Problem};
 use amgcomm::matrix::{csr, Csr};
 use amgcomm::partition::{CoarseRule, Partition};
@@ -78,13 +78,16 @@ fn laplacian_1d_on_4_ranks_counted_by_hand() {
             (3, 2, 8)
         ]
     );
-    let localities: Vec<Locality> = spmv.messages.iter().map(|m| m.locality).collect();
+    let places = m.places();
+    let localities: Vec<Locality> = (spmv.messages.iter())
+        .map(|x| places.locality(x.from, x.to))
+        .collect();
     use Locality::*;
     assert_eq!(localities, vec![Node, Node, Network, Network, Node, Node]);
     assert!(spmv
         .messages
         .iter()
-        .all(|m| m.hops == 0 && m.protocol == Protocol::Short));
+        .all(|x| places.hops(x.from, x.to) == 0 && places.protocol(x.bytes) == Protocol::Short));
     // Row j of P travels as 4 + 12 nnz(P[j,:]) bytes: rows 1, 3, 5 have 2
     // entries (28 bytes), rows 2, 4, 6 one (16 bytes).
     let spgemm = spgemm.unwrap();
@@ -149,8 +152,14 @@ fn laplacian_2d_on_a_2x2_node_machine_counted_by_hand() {
             (3, 2, 32)
         ]
     );
-    let hops: Vec<u32> = spmv.messages.iter().map(|m| m.hops).collect();
-    assert_eq!(hops, vec![0, 0, 1, 1, 0, 0]);
+    let hops = |m: &Machine, p: &Pattern| -> Vec<u32> {
+        let places = m.places();
+        p.messages
+            .iter()
+            .map(|x| places.hops(x.from, x.to))
+            .collect()
+    };
+    assert_eq!(hops(&m, &spmv), vec![0, 0, 1, 1, 0, 0]);
     let s = comm::summarize(&spmv, &m);
     assert_eq!(
         (s.messages.inter_node, s.bytes.inter_node, s.byte_hops),
@@ -166,8 +175,7 @@ fn laplacian_2d_on_a_2x2_node_machine_counted_by_hand() {
     };
     assert_eq!(m.router_box(), [2, 2, 1]);
     let (spmv, _) = comm::spmv_spgemm(&a, None, &part, &m);
-    let hops: Vec<u32> = spmv.messages.iter().map(|m| m.hops).collect();
-    assert_eq!(hops, vec![1, 1, 2, 2, 1, 1]);
+    assert_eq!(hops(&m, &spmv), vec![1, 1, 2, 2, 1, 1]);
     let s = comm::summarize(&spmv, &m);
     assert_eq!(s.byte_hops, 32 * 8);
     assert!((s.avg_hops - 256.0 / 192.0).abs() < 1e-15);
@@ -177,7 +185,10 @@ fn laplacian_2d_on_a_2x2_node_machine_counted_by_hand() {
     let m = machine(2, 2, 2);
     let (spmv, _) = comm::spmv_spgemm(&a, None, &part, &m);
     use Locality::*;
-    let localities: Vec<Locality> = spmv.messages.iter().map(|m| m.locality).collect();
+    let places = m.places();
+    let localities: Vec<Locality> = (spmv.messages.iter())
+        .map(|x| places.locality(x.from, x.to))
+        .collect();
     assert_eq!(localities, vec![Node, Node, Network, Network, Node, Node]);
     let s = comm::summarize(&spmv, &m);
     assert_eq!(
@@ -338,10 +349,11 @@ fn check_against(pat: &Pattern, want: &BTreeMap<(u32, u32), u64>, m: &Machine, w
         .collect();
     assert_eq!(got.len(), pat.messages.len(), "{what}: duplicate messages");
     assert_eq!(&got, want, "{what}");
+    let places = m.places();
     for x in &pat.messages {
         let (loc, hops) = brute_place(m, x.from, x.to);
         assert_eq!(
-            (x.locality, x.hops),
+            (places.locality(x.from, x.to), places.hops(x.from, x.to)),
             (loc, hops),
             "{what}: {} -> {}",
             x.from,
@@ -354,13 +366,14 @@ fn check_against(pat: &Pattern, want: &BTreeMap<(u32, u32), u64>, m: &Machine, w
         } else {
             Protocol::Rend
         };
-        assert_eq!(x.protocol, proto);
+        assert_eq!(places.protocol(x.bytes), proto);
     }
     // Every summary figure, recomputed.
     let s = comm::summarize(pat, m);
     let mut sent: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
     let mut recv: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
     let mut nodes: BTreeMap<u32, BTreeSet<usize>> = BTreeMap::new();
+    let mut net_sent: BTreeMap<u32, u64> = BTreeMap::new();
     let (mut inter, mut inter_bytes, mut byte_hops) = (0u64, 0u64, 0u64);
     for (&(f, t), &b) in want {
         let e = sent.entry(f).or_default();
@@ -376,6 +389,7 @@ fn check_against(pat: &Pattern, want: &BTreeMap<(u32, u32), u64>, m: &Machine, w
             byte_hops += b * hops as u64;
             nodes.entry(f).or_default().insert(t as usize / m.ppn);
             nodes.entry(t).or_default().insert(f as usize / m.ppn);
+            *net_sent.entry(f).or_default() += 1;
         }
     }
     assert_eq!(s.messages.total, want.len() as u64, "{what}");
@@ -390,6 +404,11 @@ fn check_against(pat: &Pattern, want: &BTreeMap<(u32, u32), u64>, m: &Machine, w
         "{what}"
     );
     assert_eq!(s.messages.inter_node, inter, "{what}");
+    assert_eq!(
+        s.messages.max_inter_node_sent,
+        net_sent.values().copied().max().unwrap_or(0),
+        "{what}"
+    );
     assert_eq!(s.bytes.total, want.values().sum::<u64>(), "{what}");
     assert_eq!(
         s.bytes.max_sent,
@@ -593,11 +612,19 @@ fn summaries_summed_while_building_match_summarize() {
         if !moved.messages.is_sorted_by_key(|msg| msg.from) {
             assert!(moved.per_sender(|run| run.len()).is_none(), "case {case}");
         }
-        let term = amgcomm::model::RateTerm::NodeAware;
-        assert_eq!(
-            amgcomm::model::max_rate(&moved, &m, term),
-            amgcomm::model::max_rate(&spmv.0, &m, term)
-        );
+        // Out of order, the rate terms sort first: the same cost.
+        let model = amgcomm::model::Model::default();
+        let places = m.places();
+        let cost = |pattern: &Pattern| {
+            let x = amgcomm::model::Exchange {
+                pattern,
+                summary: &spmv.1,
+                machine: &m,
+                places: &places,
+            };
+            amgcomm::model::cost(&x, &model)
+        };
+        assert_eq!(cost(&moved), cost(&spmv.0));
         assert_eq!(spgemm.is_some(), with_p);
         if let Some((pat, summary)) = spgemm {
             let want = flat(brute_spmv(&a_rows, Some(&p_rows), &owner));

@@ -5,7 +5,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use amgcomm::matrix::gen::{Kind, Problem};
-use amgcomm::matrix::{csr, mtx_read, mtx_write, Csr, Symmetry};
+use amgcomm::matrix::{csr, io, Csr, Symmetry};
 
 const REFERENCE: &str = "tests/data/reference";
 
@@ -27,7 +27,7 @@ fn every_reference_matrix_has_the_pyamg_counts() {
         let j: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&r).unwrap()).unwrap();
         let path = Path::new(REFERENCE).join(j["matrix"].as_str().unwrap());
-        let m = mtx_read::read(&path).unwrap_or_else(|e| panic!("{e}"));
+        let m = io::read(&path).unwrap_or_else(|e| panic!("{e}"));
         let info = m.info();
         assert_eq!(
             info.rows as u64,
@@ -92,7 +92,7 @@ fn values_agree_with_sprs_reader_on_shipped_and_reference_files() {
     files.extend(files_in("matrices", &[".mtx", ".mtx.gz"]));
     assert!(files.len() >= 5, "{files:?}");
     for f in files {
-        let ours = mtx_read::read(&f).unwrap_or_else(|e| panic!("{e}"));
+        let ours = io::read(&f).unwrap_or_else(|e| panic!("{e}"));
         let plain = plain_copy(&f, tmp.path());
         let tri = sprs::io::read_matrix_market::<f64, usize, _>(&plain).unwrap();
         assert_same(&ours.csr, &tri.to_csr(), &f.display().to_string());
@@ -101,7 +101,7 @@ fn values_agree_with_sprs_reader_on_shipped_and_reference_files() {
 
 #[test]
 fn generated_poisson3d_equals_the_reference_file() {
-    let reference = mtx_read::read(&Path::new(REFERENCE).join("poisson3d_20.mtx")).unwrap();
+    let reference = io::read(&Path::new(REFERENCE).join("poisson3d_20.mtx")).unwrap();
     let ours = Problem::new(Kind::Poisson3d, 20).generate().unwrap();
     assert_eq!(reference.csr, ours.csr);
 }
@@ -126,14 +126,14 @@ fn write_then_read_is_bit_exact() {
             Symmetry::General
         };
         assert_eq!(sym, Symmetry::Symmetric);
-        mtx_write::write(&path, &m, sym, "test").unwrap();
-        let back = mtx_read::read(&path).unwrap();
+        io::write(&path, &m, sym, "test").unwrap();
+        let back = io::read(&path).unwrap();
         assert_eq!(back.symmetry, Symmetry::Symmetric);
         assert_eq!(back.csr, m, "{name}");
         // Also as general: every entry written.
         let path = tmp.path().join(format!("g-{name}"));
-        mtx_write::write(&path, &m, Symmetry::General, "").unwrap();
-        assert_eq!(mtx_read::read(&path).unwrap().csr, m);
+        io::write(&path, &m, Symmetry::General, "").unwrap();
+        assert_eq!(io::read(&path).unwrap().csr, m);
     }
     // Awkward values survive: subnormal, huge, negative zero, 0.1 + 0.2.
     let odd = [5e-324, 1.7976931348623157e308, -0.0, 0.1 + 0.2, -1.0 / 3.0];
@@ -144,8 +144,8 @@ fn write_then_read_is_bit_exact() {
     };
     let m = csr::from_triplets(5, 5, &[chunk], Symmetry::General);
     let path = tmp.path().join("odd.mtx");
-    mtx_write::write(&path, &m, Symmetry::General, "").unwrap();
-    let back = mtx_read::read(&path).unwrap().csr;
+    io::write(&path, &m, Symmetry::General, "").unwrap();
+    let back = io::read(&path).unwrap().csr;
     for (a, b) in m.data().iter().zip(back.data()) {
         assert_eq!(a.to_bits(), b.to_bits());
     }
@@ -175,7 +175,7 @@ fn cli_generate_writes_symmetric_file_that_reads_back() {
     );
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with("%%MatrixMarket matrix coordinate real symmetric\n"));
-    let m = mtx_read::read(&path).unwrap();
+    let m = io::read(&path).unwrap();
     let expected = amgcomm::matrix::source::Source::parse("gen:elasticity3d:3")
         .unwrap()
         .load(Some(4))

@@ -3,12 +3,15 @@
 
 use std::process::Command;
 
-use amgcomm::amg::{self, Preset};
-use amgcomm::comm;
+use amgcomm::amg::{self, Hierarchy, Preset};
+use amgcomm::analysis::{self, Analysis, Options};
+use amgcomm::comm::node_aware::Strategy;
+use amgcomm::comm::{self, Op};
 use amgcomm::machine::Machine;
 use amgcomm::matrix::source::Source;
 use amgcomm::matrix::Csr;
-use amgcomm::partition::methods::{self, Method, Objective};
+use amgcomm::partition::methods::{self, Method, MethodOptions};
+use amgcomm::partition::{CoarseRule, Layout, Partition};
 
 /// `gen:elasticity3d:30 --permute 1` and a 64 x 16 Blue Waters allocation.
 fn permuted_elasticity_30() -> (Csr, Machine) {
@@ -32,20 +35,14 @@ fn permuted_elasticity_30() -> (Csr, Machine) {
 #[test]
 fn metis_beats_contiguous_on_the_permuted_elasticity_problem() {
     let (a, m) = permuted_elasticity_30();
+    let o = MethodOptions::default();
     let level0 = |method| {
-        let part = methods::partition(&a, &m, method).unwrap();
+        let part = methods::partition(&a, &m, method, &o).unwrap();
         let (spmv, _) = comm::spmv_spgemm(&a, None, &part, &m);
         comm::summarize(&spmv, &m)
     };
     let contiguous = level0(Method::Contiguous);
-    for method in [
-        Method::Metis {
-            objective: Objective::Cut,
-        },
-        Method::MetisNodes {
-            objective: Objective::Cut,
-        },
-    ] {
+    for method in [Method::Metis, Method::MetisNodes] {
         let s = level0(method);
         assert!(
             s.messages.max_recv * 4 < contiguous.messages.max_recv,
@@ -59,25 +56,29 @@ fn metis_beats_contiguous_on_the_permuted_elasticity_problem() {
         );
     }
     // The hierarchy inherits the partition: coarse levels stay close too.
-    let part = methods::partition(
-        &a,
-        &m,
-        Method::Metis {
-            objective: Objective::Cut,
-        },
-    )
-    .unwrap();
+    let part = methods::partition(&a, &m, Method::Metis, &o).unwrap();
     let h = amg::build(&a, &Preset::Hypre.options(), &mut |_, _| {}).unwrap();
-    let parts = amgcomm::partition::levels(&h, part, amgcomm::partition::CoarseRule::Inherit);
-    let metis_levels = comm::levels(&h, &parts, &m);
-    let contiguous_parts = amgcomm::partition::levels(
+    let metis = run(&h, part, &m, Strategy::Standard);
+    let contiguous = run(
         &h,
-        amgcomm::partition::Partition::contiguous(a.rows(), m.ranks()),
-        amgcomm::partition::CoarseRule::Inherit,
+        Partition::contiguous(a.rows(), m.ranks()),
+        &m,
+        Strategy::Standard,
     );
-    let contiguous_levels = comm::levels(&h, &contiguous_parts, &m);
-    let recv = |l: &comm::LevelComm| l.ops[0].1.messages.max_recv;
-    assert!(recv(&metis_levels[1]) < recv(&contiguous_levels[1]));
+    let recv = |a: &Analysis| a.levels[1].op(Op::Spmv).unwrap().summary.messages.max_recv;
+    assert!(recv(&metis) < recv(&contiguous));
+}
+
+/// The analysis of `h` on `m` from the fine partition `fine`, coarse rows
+/// inherited, spmv and spgemm only.
+fn run(h: &Hierarchy, fine: Partition, m: &Machine, strategy: Strategy) -> Analysis {
+    let layout = Layout::new(h, fine, CoarseRule::Inherit);
+    let o = Options {
+        strategy,
+        ptap: false,
+        ..Options::default()
+    };
+    analysis::analyze(h, &layout, m, &o).unwrap()
 }
 
 #[test]
@@ -158,32 +159,26 @@ fn partition_file_from_the_cli_gives_the_same_report_as_the_method() {
 /// standard exchange on every level (measured 545 -> 4 on level 0).
 #[test]
 fn node_aware_3_cuts_the_busiest_ranks_network_messages_on_every_level() {
-    use amgcomm::comm::node_aware::{combine, steps, Strategy};
     let (a, m) = permuted_elasticity_30();
     let h = amg::build(&a, &Preset::Hypre.options(), &mut |_, _| {}).unwrap();
-    let parts = amgcomm::partition::levels(
-        &h,
-        amgcomm::partition::Partition::contiguous(a.rows(), m.ranks()),
-        amgcomm::partition::CoarseRule::Inherit,
-    );
-    for (l, level) in h.levels.iter().enumerate() {
-        let standard = combine(
-            &steps(&level.a, None, &parts[l], &m, Strategy::Standard),
-            &m,
-        );
-        let aware = combine(
-            &steps(&level.a, None, &parts[l], &m, Strategy::NodeAware3),
-            &m,
-        );
-        if standard.max_network_sent > 0 {
+    let fine = || Partition::contiguous(a.rows(), m.ranks());
+    let standard = run(&h, fine(), &m, Strategy::Standard);
+    let aware = run(&h, fine(), &m, Strategy::NodeAware3);
+    for (s, n) in standard.levels.iter().zip(&aware.levels) {
+        let l = s.level;
+        let spmv = |x: &analysis::LevelAnalysis| x.op(Op::Spmv).unwrap().summary.clone();
+        let (s, n) = (spmv(s), spmv(n));
+        if s.messages.max_inter_node_sent > 0 {
             assert!(
-                aware.max_network_sent < standard.max_network_sent,
-                "level {l}: {aware:?} vs {standard:?}"
+                n.messages.max_inter_node_sent < s.messages.max_inter_node_sent,
+                "level {l}: {:?} vs {:?}",
+                n.messages,
+                s.messages
             );
         }
         // At most one message per pair of nodes crosses the network.
-        assert!(aware.network_messages <= (m.nodes * (m.nodes - 1)) as u64);
-        assert!(aware.inter_node_bytes <= standard.inter_node_bytes);
+        assert!(n.messages.inter_node <= (m.nodes * (m.nodes - 1)) as u64);
+        assert!(n.bytes.inter_node <= s.bytes.inter_node);
     }
 }
 

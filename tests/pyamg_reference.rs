@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use amgcomm::amg::{self, Coarsening, Interpolation, Preset};
-use amgcomm::matrix::mtx_read;
+use amgcomm::matrix::io;
 
 const REFERENCE: &str = "tests/data/reference";
 
@@ -17,7 +17,7 @@ fn check(matrix: &str) {
             .unwrap(),
     )
     .unwrap();
-    let a = mtx_read::read(&Path::new(REFERENCE).join(json["matrix"].as_str().unwrap()))
+    let a = io::read(&Path::new(REFERENCE).join(json["matrix"].as_str().unwrap()))
         .unwrap()
         .csr;
     let configs = json["configs"].as_object().unwrap();
@@ -29,7 +29,7 @@ fn check(matrix: &str) {
         match name.as_str() {
             "rs_classical" => {}
             "rs_direct" => o.interpolation = Interpolation::Direct,
-            "rs2_classical" => o.coarsening = Coarsening::Rs { second_pass: true },
+            "rs2_classical" => o.coarsening = Coarsening::Rs2,
             "rs_classical_theta05" => o.strength.theta = 0.5,
             other => panic!("unknown configuration {other}"),
         }
@@ -131,7 +131,7 @@ fn generated_elasticity_matches_pyamg_including_non_finite_weights() {
 /// P 26800) and (4000, 68920); at level 1 no connection is strong any more.
 #[test]
 fn symmetric_strength_matches_pyamg() {
-    let a = mtx_read::read(&Path::new(REFERENCE).join("poisson3d_20.mtx"))
+    let a = io::read(&Path::new(REFERENCE).join("poisson3d_20.mtx"))
         .unwrap()
         .csr;
     let mut o = Preset::Pyamg.options();

@@ -8,10 +8,50 @@ use std::io::Write;
 use std::path::Path;
 
 use super::{Hierarchy, Level};
-use crate::matrix::{csr, mtx_read, mtx_write, Csr, Symmetry};
+use crate::matrix::io::{self, ReadError, Values};
+use crate::matrix::{csr, Csr, Symmetry};
 
-pub fn save_levels(h: &Hierarchy, dir: &Path, source: &str) -> Result<(), String> {
-    let fail = |what: &Path, e: std::io::Error| format!("cannot write {}: {e}", what.display());
+/// A levels folder that cannot be written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum LevelsError {
+    /// `--levels-from` is not a folder.
+    #[error("--levels-from {0}: not a directory")]
+    NotADirectory(String),
+    /// A matrix file does not read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// A file is missing, malformed or does not fit the others.
+    #[error("{file}: {problem}")]
+    File {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// Writing failed.
+    #[error("cannot write {path}: {source}")]
+    Write {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+fn file_error(file: &Path, problem: String) -> LevelsError {
+    LevelsError::File {
+        file: file.display().to_string(),
+        problem,
+    }
+}
+
+/// Writes `A{l}.mtx`, `P{l}.mtx` and `C{l}.txt` of every level of `h` into
+/// `dir`; `source` names the input in the files' comments.
+pub fn save_levels(h: &Hierarchy, dir: &Path, source: &str) -> Result<(), LevelsError> {
+    let fail = |what: &Path, e: std::io::Error| LevelsError::Write {
+        path: what.display().to_string(),
+        source: e,
+    };
     std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
     for (l, level) in h.levels.iter().enumerate() {
         let path = dir.join(format!("A{l}.mtx"));
@@ -20,7 +60,7 @@ pub fn save_levels(h: &Hierarchy, dir: &Path, source: &str) -> Result<(), String
         } else {
             Symmetry::General
         };
-        mtx_write::write(
+        io::write(
             &path,
             &level.a,
             sym,
@@ -29,7 +69,7 @@ pub fn save_levels(h: &Hierarchy, dir: &Path, source: &str) -> Result<(), String
         .map_err(|e| fail(&path, e))?;
         if let Some(p) = &level.p {
             let path = dir.join(format!("P{l}.mtx"));
-            mtx_write::write(
+            io::write(
                 &path,
                 p,
                 Symmetry::General,
@@ -54,29 +94,25 @@ pub fn save_levels(h: &Hierarchy, dir: &Path, source: &str) -> Result<(), String
 /// `A0.mtx` while `A{l}.mtx` exists; a level with a next one needs
 /// `P{l}.mtx` (rows of `A{l}` x rows of `A{l+1}`). Without `C{l}.txt`,
 /// coarse point k is the smallest fine row whose only entry is `P[i,k] = 1`.
-pub fn load_levels(dir: &Path) -> Result<Hierarchy, String> {
+pub fn load_levels(dir: &Path) -> Result<Hierarchy, LevelsError> {
     if !dir.is_dir() {
-        return Err(format!("--levels-from {}: not a directory", dir.display()));
+        return Err(LevelsError::NotADirectory(dir.display().to_string()));
     }
-    let read = |name: String| -> Result<Option<Csr>, String> {
+    let read = |name: String| -> Result<Option<Csr>, LevelsError> {
         let path = dir.join(&name);
         if !path.exists() {
             return Ok(None);
         }
-        mtx_read::read_with(&path, mtx_read::Values::Any)
-            .map(|m| Some(m.csr))
-            .map_err(|e| e.to_string())
+        Ok(Some(io::read_with(&path, Values::Any)?.csr))
     };
-    let mut a = read("A0.mtx".into())?.ok_or_else(|| format!("{}: no A0.mtx", dir.display()))?;
+    let mut a = read("A0.mtx".into())?.ok_or_else(|| file_error(dir, "no A0.mtx".into()))?;
     let mut levels = Vec::new();
     for l in 0.. {
-        let name = |what: &str, l: usize| dir.join(format!("{what}{l}.mtx")).display().to_string();
+        let name = |what: &str, l: usize| dir.join(format!("{what}{l}.mtx"));
         if a.rows() != a.cols() {
-            return Err(format!(
-                "{}: A{l} is {} x {}, not square",
-                name("A", l),
-                a.rows(),
-                a.cols()
+            return Err(file_error(
+                &name("A", l),
+                format!("A{l} is {} x {}, not square", a.rows(), a.cols()),
             ));
         }
         let next = read(format!("A{}.mtx", l + 1))?;
@@ -91,30 +127,30 @@ pub fn load_levels(dir: &Path) -> Result<Hierarchy, String> {
                 break;
             }
             (Some(_), None) => {
-                return Err(format!(
-                    "{}: missing, but A{}.mtx exists",
-                    name("P", l),
-                    l + 1
+                return Err(file_error(
+                    &name("P", l),
+                    format!("missing, but A{}.mtx exists", l + 1),
                 ))
             }
             (None, Some(_)) => {
-                return Err(format!(
-                    "{}: no A{}.mtx to interpolate from",
-                    name("P", l),
-                    l + 1
+                return Err(file_error(
+                    &name("P", l),
+                    format!("no A{}.mtx to interpolate from", l + 1),
                 ))
             }
             (Some(n), Some(p)) => (n, p),
         };
         if p.rows() != a.rows() || p.cols() != next.rows() {
-            return Err(format!(
-                "{}: is {} x {}, but A{l} has {} rows and A{} has {}",
-                name("P", l),
-                p.rows(),
-                p.cols(),
-                a.rows(),
-                l + 1,
-                next.rows()
+            return Err(file_error(
+                &name("P", l),
+                format!(
+                    "is {} x {}, but A{l} has {} rows and A{} has {}",
+                    p.rows(),
+                    p.cols(),
+                    a.rows(),
+                    l + 1,
+                    next.rows()
+                ),
             ));
         }
         let coarse_points = coarse_points(dir, l, &p)?;
@@ -131,11 +167,10 @@ pub fn load_levels(dir: &Path) -> Result<Hierarchy, String> {
     })
 }
 
-fn coarse_points(dir: &Path, l: usize, p: &Csr) -> Result<Vec<u32>, String> {
+fn coarse_points(dir: &Path, l: usize, p: &Csr) -> Result<Vec<u32>, LevelsError> {
     let path = dir.join(format!("C{l}.txt"));
     if path.exists() {
-        let name = path.display();
-        let text = std::fs::read_to_string(&path).map_err(|e| format!("{name}: {e}"))?;
+        let text = std::fs::read_to_string(&path).map_err(|e| file_error(&path, e.to_string()))?;
         let mut points = Vec::with_capacity(p.cols());
         for (k, line) in text
             .lines()
@@ -143,26 +178,31 @@ fn coarse_points(dir: &Path, l: usize, p: &Csr) -> Result<Vec<u32>, String> {
             .filter(|(_, t)| !t.trim().is_empty())
         {
             let i: usize = line.trim().parse().map_err(|_| {
-                format!(
-                    "{name}: line {}: '{}' is not a row index",
-                    k + 1,
-                    line.trim()
+                file_error(
+                    &path,
+                    format!("line {}: '{}' is not a row index", k + 1, line.trim()),
                 )
             })?;
             if i >= p.rows() {
-                return Err(format!(
-                    "{name}: line {}: row {i} is out of range (level {l} has {} rows)",
-                    k + 1,
-                    p.rows()
+                return Err(file_error(
+                    &path,
+                    format!(
+                        "line {}: row {i} is out of range (level {l} has {} rows)",
+                        k + 1,
+                        p.rows()
+                    ),
                 ));
             }
             points.push(i as u32);
         }
         if points.len() != p.cols() {
-            return Err(format!(
-                "{name}: {} coarse points, but P{l} has {} columns",
-                points.len(),
-                p.cols()
+            return Err(file_error(
+                &path,
+                format!(
+                    "{} coarse points, but P{l} has {} columns",
+                    points.len(),
+                    p.cols()
+                ),
             ));
         }
         return Ok(points);
@@ -178,10 +218,12 @@ fn coarse_points(dir: &Path, l: usize, p: &Csr) -> Result<Vec<u32>, String> {
         }
     }
     if let Some(k) = points.iter().position(|&i| i == u32::MAX) {
-        return Err(format!(
-            "{}: coarse column {k} has no row whose only entry is 1; give its coarse points in {}",
-            dir.join(format!("P{l}.mtx")).display(),
-            path.display()
+        return Err(file_error(
+            &dir.join(format!("P{l}.mtx")),
+            format!(
+                "coarse column {k} has no row whose only entry is 1; give its coarse points in {}",
+                path.display()
+            ),
         ));
     }
     Ok(points)

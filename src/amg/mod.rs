@@ -6,64 +6,79 @@
 //! (Galerkin product), driven by [`build`]. [`raw`] holds the internal
 //! operator type that keeps SciPy's entry order (why: see there).
 
-pub mod coarsen;
-pub mod interp;
+mod coarsen;
+mod interp;
 pub mod levels_io;
-pub mod rap;
-pub mod raw;
+mod rap;
+pub(crate) mod raw;
 pub mod strength;
+
+use clap::ValueEnum;
 
 use crate::matrix::Csr;
 use raw::RawCsr;
 use strength::{Rule, StrengthOptions};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The C/F splitting algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Coarsening {
-    /// Ruge-Stueben first pass; `second_pass` adds PyAMG's second pass.
-    Rs {
-        second_pass: bool,
-    },
+    /// Ruge-Stueben, first pass (PyAMG's `RS` with `second_pass=False`).
+    Rs,
+    /// Ruge-Stueben with PyAMG's second pass.
+    Rs2,
+    /// Parallel modified independent set (De Sterck, Yang, Heys 2006).
     Pmis,
+    /// HMIS: RS first pass on each rank's part, then PMIS (hypre's default).
     Hmis,
+    /// Cleary-Luby-Jones-Plassmann.
     Cljp,
 }
 
-impl Coarsening {
-    pub fn name(self) -> &'static str {
-        match self {
-            Coarsening::Rs { second_pass: false } => "rs",
-            Coarsening::Rs { second_pass: true } => "rs2",
-            Coarsening::Pmis => "pmis",
-            Coarsening::Hmis => "hmis",
-            Coarsening::Cljp => "cljp",
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The interpolation operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Interpolation {
+    /// Direct interpolation from strong C neighbours.
     Direct,
     /// PyAMG's modified classical interpolation.
     Classical,
     /// hypre's extended+i (`interp_type 6`).
+    #[value(name = "extended+i")]
     ExtendedI,
 }
 
-impl Interpolation {
-    pub fn name(self) -> &'static str {
-        match self {
-            Interpolation::Direct => "direct",
-            Interpolation::Classical => "classical",
-            Interpolation::ExtendedI => "extended+i",
-        }
-    }
+/// Options the setup refuses.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BuildError {
+    /// AMG needs a square operator.
+    #[error("AMG needs a square matrix, this one is {rows} x {cols}")]
+    NotSquare {
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+    },
+    /// The strength threshold is outside `[0, 1]`.
+    #[error("theta must lie in [0, 1], got {0}")]
+    Theta(f64),
+    /// The truncation factor is outside `[0, 1)`.
+    #[error("trunc_factor must lie in [0, 1), got {0}")]
+    TruncFactor(f64),
+    /// No level at all.
+    #[error("max_levels must be at least 1")]
+    MaxLevels,
+    /// Strength by unknowns with no unknown per node.
+    #[error("num_functions must be at least 1")]
+    NumFunctions,
 }
 
 /// Everything the setup needs to know.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
+    /// How strong connections are found.
     pub strength: StrengthOptions,
+    /// The C/F splitting.
     pub coarsening: Coarsening,
+    /// The interpolation.
     pub interpolation: Interpolation,
     /// hypre's `P_max_elmts`: at most this many entries per row of P (0: no limit).
     pub p_max_elmts: usize,
@@ -78,36 +93,47 @@ pub struct Options {
     pub max_levels: usize,
 }
 
+impl Options {
+    /// Checks the options alone (before any matrix is read).
+    pub fn validate(&self) -> Result<(), BuildError> {
+        if !(0.0..=1.0).contains(&self.strength.theta) {
+            return Err(BuildError::Theta(self.strength.theta));
+        }
+        if !(0.0..1.0).contains(&self.trunc_factor) {
+            return Err(BuildError::TruncFactor(self.trunc_factor));
+        }
+        if self.max_levels == 0 {
+            return Err(BuildError::MaxLevels);
+        }
+        if self.strength.num_functions == 0 {
+            return Err(BuildError::NumFunctions);
+        }
+        Ok(())
+    }
+}
+
 /// Named settings that choose everything at once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Preset {
+    /// BoomerAMG's defaults: signed strength theta 0.25, max_row_sum 0.9,
+    /// HMIS, extended+i with P_max_elmts 4, max_coarse 9, max_levels 25.
+    Hypre,
     /// PyAMG's `ruge_stuben_solver` defaults: abs classical strength theta
     /// 0.25, RS without second pass, classical interpolation, max_coarse
     /// 10, max_levels 30.
     Pyamg,
-    /// BoomerAMG's defaults: signed strength theta 0.25, max_row_sum 0.9,
-    /// HMIS, extended+i with P_max_elmts 4, max_coarse 9, max_levels 25.
-    Hypre,
     /// The EuroMPI'18 elasticity setting (RAPtor): signed strength theta
     /// 0.5, num_functions 3, HMIS, extended+i, max_coarse 50, max_levels 25.
     RaptorElasticity,
 }
 
-pub const PRESETS: [Preset; 3] = [Preset::Hypre, Preset::Pyamg, Preset::RaptorElasticity];
-
 impl Preset {
-    pub fn name(self) -> &'static str {
-        match self {
-            Preset::Pyamg => "pyamg",
-            Preset::Hypre => "hypre",
-            Preset::RaptorElasticity => "raptor-elasticity",
-        }
+    /// Its command-line name.
+    pub fn name(self) -> String {
+        crate::value_name(&self)
     }
 
-    pub fn parse(s: &str) -> Option<Preset> {
-        PRESETS.into_iter().find(|p| p.name() == s)
-    }
-
+    /// Its settings.
     pub fn options(self) -> Options {
         match self {
             Preset::Pyamg => Options {
@@ -117,7 +143,7 @@ impl Preset {
                     max_row_sum: 1.0,
                     num_functions: 1,
                 },
-                coarsening: Coarsening::Rs { second_pass: false },
+                coarsening: Coarsening::Rs,
                 interpolation: Interpolation::Classical,
                 p_max_elmts: 0,
                 trunc_factor: 0.0,
@@ -163,24 +189,35 @@ impl Preset {
 /// and the fine indices of its coarse points, in coarse order.
 #[derive(Clone, Debug)]
 pub struct Level {
+    /// The operator `A_l`.
     pub a: Csr,
+    /// The interpolation `P_l` to this level from the next (none on the
+    /// coarsest).
     pub p: Option<Csr>,
+    /// Fine indices of the coarse points, in coarse order.
     pub coarse_points: Vec<u32>,
 }
 
+/// A whole hierarchy, finest level first.
 #[derive(Clone, Debug)]
 pub struct Hierarchy {
+    /// The levels.
     pub levels: Vec<Level>,
     /// Wall seconds of each setup step, summed over levels (zero for a
     /// hierarchy read from files).
     pub setup_times: SetupTimes,
 }
 
+/// Wall seconds of each setup step, summed over levels.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SetupTimes {
+    /// Strength of connection.
     pub strength: f64,
+    /// C/F splitting.
     pub coarsening: f64,
+    /// Interpolation (and truncation).
     pub interpolation: f64,
+    /// The Galerkin product.
     pub rap: f64,
 }
 
@@ -216,7 +253,7 @@ pub fn build(
     a: &Csr,
     o: &Options,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Hierarchy, String> {
+) -> Result<Hierarchy, BuildError> {
     build_owned(a.clone(), o, progress)
 }
 
@@ -226,29 +263,14 @@ pub fn build_owned(
     a: Csr,
     o: &Options,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Hierarchy, String> {
+) -> Result<Hierarchy, BuildError> {
     if a.rows() != a.cols() {
-        return Err(format!(
-            "AMG needs a square matrix, this one is {} x {}",
-            a.rows(),
-            a.cols()
-        ));
+        return Err(BuildError::NotSquare {
+            rows: a.rows(),
+            cols: a.cols(),
+        });
     }
-    if !(0.0..=1.0).contains(&o.strength.theta) {
-        return Err(format!(
-            "theta must lie in [0, 1], got {}",
-            o.strength.theta
-        ));
-    }
-    if !(0.0..1.0).contains(&o.trunc_factor) {
-        return Err(format!(
-            "trunc_factor must lie in [0, 1), got {}",
-            o.trunc_factor
-        ));
-    }
-    if o.max_levels == 0 {
-        return Err("max_levels must be at least 1".into());
-    }
+    o.validate()?;
     let mut levels = Vec::new();
     let mut times = SetupTimes::default();
     let mut clock = std::time::Instant::now();
@@ -276,7 +298,8 @@ pub fn build_owned(
         // A different seed per level, reproducible from the run's seed.
         let seed = o.seed.wrapping_add(levels.len() as u64);
         let splitting = match o.coarsening {
-            Coarsening::Rs { second_pass } => coarsen::rs(&s, &st, second_pass),
+            Coarsening::Rs => coarsen::rs(&s, &st, false),
+            Coarsening::Rs2 => coarsen::rs(&s, &st, true),
             Coarsening::Pmis => coarsen::pmis(&s, &st, seed),
             Coarsening::Hmis => coarsen::hmis(&s, &st, seed),
             Coarsening::Cljp => coarsen::cljp(&s, &st, seed),

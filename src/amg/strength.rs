@@ -21,26 +21,43 @@
 use rayon::prelude::*;
 
 use super::raw::RawCsr;
+use crate::matrix::Csr;
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// When `a_ij` is a strong connection of row `i`.
+#[derive(Clone, Copy, Debug, PartialEq, clap::ValueEnum)]
 pub enum Rule {
+    /// PyAMG's classical: `|a_ij| >= theta max_k |a_ik|`.
     Abs,
+    /// hypre's and RAPtor's: `-a_ij >= theta max_k(-a_ik)` (sign of the
+    /// diagonal taken into account), with `max_row_sum`.
     Signed,
+    /// PyAMG's symmetric: `|a_ij|^2 >= theta^2 |a_ii a_jj|`.
     Symmetric,
 }
 
+/// The strength-of-connection settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StrengthOptions {
+    /// The test.
     pub rule: Rule,
+    /// The threshold theta.
     pub theta: f64,
     /// hypre's `max_row_sum`; 1.0 (or more) switches the test off.
     pub max_row_sum: f64,
+    /// Unknowns per node: only couplings `i % k == j % k` count (hypre's
+    /// unknown approach for systems).
     pub num_functions: usize,
+}
+
+/// The strength graph the coarsenings see: strong connections of `a`
+/// without the diagonal, rows sorted, values of `a`.
+pub fn strength_graph(a: &Csr, o: &StrengthOptions) -> Csr {
+    without_diagonal_sorted(&strength(&RawCsr::from_csr(a), o)).to_csr()
 }
 
 /// Strong connections of `a`: pattern with the diagonal, values of `a`, in
 /// `a`'s stored order. Exact zeros are never kept.
-pub fn strength(a: &RawCsr, o: &StrengthOptions) -> RawCsr {
+pub(crate) fn strength(a: &RawCsr, o: &StrengthOptions) -> RawCsr {
     let nf = o.num_functions.max(1);
     // |a_ii| for the symmetric rule (duplicates summed, as PyAMG does).
     let diags: Vec<f64> = if o.rule == Rule::Symmetric {
@@ -152,7 +169,7 @@ fn signed_threshold(
 
 /// The strength graph the splittings use: no diagonal, rows sorted (PyAMG
 /// passes `remove_diagonal(S)`, whose `tocsr` sorts).
-pub fn without_diagonal_sorted(s: &RawCsr) -> RawCsr {
+pub(crate) fn without_diagonal_sorted(s: &RawCsr) -> RawCsr {
     RawCsr::from_row_fn(s.nrows, s.ncols, |i, cols, vals| {
         let (c, v) = s.row(i);
         let start = cols.len();

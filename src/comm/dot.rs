@@ -12,6 +12,7 @@ use petgraph::visit::EdgeRef;
 use super::Pattern;
 use crate::machine::{Locality, Machine};
 
+/// The DOT text of `pat`'s process graph on `m`.
 pub fn to_dot(pat: &Pattern, m: &Machine) -> String {
     let mut g: DiGraph<String, String> = DiGraph::new();
     let mut index = HashMap::new();
@@ -24,10 +25,11 @@ pub fn to_dot(pat: &Pattern, m: &Machine) -> String {
         let (a, b) = (vertex(&mut g, msg.from), vertex(&mut g, msg.to));
         g.add_edge(a, b, format!("{} B", msg.bytes));
     }
+    let places = m.places();
     let network: Vec<bool> = pat
         .messages
         .iter()
-        .map(|msg| msg.locality == Locality::Network)
+        .map(|msg| places.locality(msg.from, msg.to) == Locality::Network)
         .collect();
     format!(
         "{:?}",
@@ -47,8 +49,8 @@ pub fn to_dot(pat: &Pattern, m: &Machine) -> String {
     )
 }
 
-pub fn write(path: &Path, pat: &Pattern, m: &Machine) -> Result<(), String> {
+/// Writes [`to_dot`] to `path`, atomically.
+pub fn write(path: &Path, pat: &Pattern, m: &Machine) -> std::io::Result<()> {
     let text = to_dot(pat, m);
     crate::output::write_atomically(path, |tmp| std::fs::write(tmp, &text))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

@@ -23,44 +23,55 @@ use crate::machine::Machine;
 use crate::matrix::Csr;
 use crate::partition::Partition;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How spmv and spgemm exchange their values.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Strategy {
+    /// One message per pair of ranks (MODEL.md).
+    #[default]
     Standard,
+    /// Each rank sends its values for a node to its counterpart there,
+    /// which redistributes them.
+    #[serde(rename = "node-aware-2")]
+    #[value(name = "node-aware-2")]
     NodeAware2,
+    /// Gather on the sending node, one message per pair of nodes, scatter
+    /// on the receiving node.
+    #[serde(rename = "node-aware-3")]
+    #[value(name = "node-aware-3")]
     NodeAware3,
 }
 
-pub const STRATEGIES: &str = "standard, node-aware-2, node-aware-3";
-
 impl Strategy {
-    pub fn parse(s: &str) -> Option<Strategy> {
-        Some(match s {
-            "standard" => Strategy::Standard,
-            "node-aware-2" => Strategy::NodeAware2,
-            "node-aware-3" => Strategy::NodeAware3,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Standard => "standard",
-            Strategy::NodeAware2 => "node-aware-2",
-            Strategy::NodeAware3 => "node-aware-3",
-        }
+    /// Its command-line name.
+    pub fn name(self) -> String {
+        crate::value_name(&self)
     }
 }
 
 /// One step of a strategy: its name and its messages.
 #[derive(Clone, Debug)]
 pub struct Step {
+    /// `on-node`, `gather`, `inter-node`, `scatter`, `redistribute` or
+    /// `standard`.
     pub name: &'static str,
+    /// Its messages.
     pub pattern: Pattern,
 }
 
 /// For each receiving rank p, the (sender q, column j) pairs of the
 /// standard exchange of `a` (the columns p needs from other ranks).
-pub fn needed_columns(a: &Csr, part: &Partition) -> Vec<Vec<(u32, u32)>> {
+fn needed_columns(a: &Csr, part: &Partition) -> Vec<Vec<(u32, u32)>> {
     per_receiver(a, part, |_, _: &mut (), visit| {
         let mut needed = Vec::new();
         visit(&mut |q, j, _| needed.push((q, j)));
@@ -72,11 +83,11 @@ pub fn needed_columns(a: &Csr, part: &Partition) -> Vec<Vec<(u32, u32)>> {
 /// A visitor over the needed (sender q, column j) pairs of one receiving
 /// rank, each pair once, in no particular order. The third argument is the
 /// visit's stamp: `stamp[k]` is the rank for columns visited so far.
-pub type Visit<'a> = &'a mut dyn FnMut(&mut dyn FnMut(u32, u32, &[u32]));
+type Visit<'a> = &'a mut dyn FnMut(&mut dyn FnMut(u32, u32, &[u32]));
 
 /// `per_rank(rank, scratch, visit)` for every receiving rank, in
 /// parallel; `scratch` is per thread.
-pub fn per_receiver<S: Default + Send, T: Send>(
+fn per_receiver<S: Default + Send, T: Send>(
     a: &Csr,
     part: &Partition,
     per_rank: impl Fn(usize, &mut S, Visit) -> T + Sync,
@@ -157,7 +168,7 @@ pub fn steps(
     };
     let step = |name: &'static str, raw: Vec<(u32, u32, u64)>| Step {
         name,
-        pattern: Pattern::new(op, merge(raw), m),
+        pattern: Pattern::new(op, merge(raw), m.ranks()),
     };
     if strategy == Strategy::Standard {
         return vec![step("standard", standard)];
@@ -218,41 +229,8 @@ pub fn steps(
                 step("redistribute", redistribute),
             ]
         }
-        Strategy::Standard => unreachable!(),
+        Strategy::Standard => unreachable!("returned above"),
     }
-}
-
-/// Figures of a whole exchange made of steps (a rank's counts add up over
-/// the steps).
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
-pub struct Combined {
-    /// Most messages one rank receives.
-    pub max_recv: u64,
-    /// Most network messages one rank sends.
-    pub max_network_sent: u64,
-    /// Network messages in all.
-    pub network_messages: u64,
-    /// Bytes crossing the network.
-    pub inter_node_bytes: u64,
-}
-
-pub fn combine(steps: &[Step], m: &Machine) -> Combined {
-    let mut recv = vec![0u64; m.ranks()];
-    let mut net_sent = vec![0u64; m.ranks()];
-    let mut c = Combined::default();
-    for s in steps {
-        for msg in &s.pattern.messages {
-            recv[msg.to as usize] += 1;
-            if msg.locality == crate::machine::Locality::Network {
-                net_sent[msg.from as usize] += 1;
-                c.network_messages += 1;
-                c.inter_node_bytes += msg.bytes;
-            }
-        }
-    }
-    c.max_recv = recv.into_iter().max().unwrap_or(0);
-    c.max_network_sent = net_sent.into_iter().max().unwrap_or(0);
-    c
 }
 
 #[cfg(test)]
@@ -318,7 +296,7 @@ mod tests {
         assert_eq!(triples(1), vec![(0, 1, 8)]);
         assert_eq!(triples(2), vec![(1, 2, 16)]);
         assert_eq!(triples(3), vec![(2, 3, 16)]);
-        assert_eq!(s[2].pattern.messages[0].locality, Locality::Network);
+        assert_ne!(m.node_of(1), m.node_of(2));
         // 2-step: 0 -> 2 and 1 -> 3 (counterparts), each 8 bytes; then
         // 2 -> 3 (column 0) and 3 -> 2 (column 1).
         let s2 = steps(&a, None, &part, &m, Strategy::NodeAware2);
@@ -358,14 +336,14 @@ mod tests {
                 .pattern
                 .messages
                 .iter()
-                .all(|x| x.locality != Locality::Network));
+                .all(|x| m.locality(x.from as usize, x.to as usize) != Locality::Network));
         }
         // Inter-node bytes never exceed the standard exchange's.
         let standard = &steps(&a, None, &part, &m, Strategy::Standard)[0].pattern;
         let net = |p: &Pattern| {
             p.messages
                 .iter()
-                .filter(|x| x.locality == Locality::Network)
+                .filter(|x| m.locality(x.from as usize, x.to as usize) == Locality::Network)
                 .map(|x| x.bytes)
                 .sum::<u64>()
         };

@@ -12,33 +12,29 @@ use std::fmt;
 
 use super::{csr, elasticity, Csr, Field, Matrix, Symmetry};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The model problems.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Kind {
-    Poisson2d,
-    Poisson3d,
-    Poisson3d27,
+    /// Q1 linear elasticity on N^3 hexahedra, face x = 0 clamped.
     Elasticity3d,
+    /// 7-point Laplacian on N^3 unknowns.
+    Poisson3d,
+    /// 27-point stencil on N^3 unknowns.
+    #[value(name = "poisson3d-27")]
+    Poisson3d27,
+    /// 5-point Laplacian on N^2 unknowns.
+    Poisson2d,
 }
 
-pub const KINDS: [Kind; 4] = [
-    Kind::Elasticity3d,
-    Kind::Poisson3d,
-    Kind::Poisson3d27,
-    Kind::Poisson2d,
-];
-
 impl Kind {
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Poisson2d => "poisson2d",
-            Kind::Poisson3d => "poisson3d",
-            Kind::Poisson3d27 => "poisson3d-27",
-            Kind::Elasticity3d => "elasticity3d",
-        }
+    /// Its name in `gen:KIND:N` and `generate KIND`.
+    pub fn name(self) -> String {
+        crate::value_name(&self)
     }
 
+    /// The kind named `s`.
     pub fn parse(s: &str) -> Option<Kind> {
-        KINDS.into_iter().find(|k| k.name() == s)
+        <Kind as clap::ValueEnum>::from_str(s, false).ok()
     }
 
     /// Unknowns per node.
@@ -63,24 +59,54 @@ impl Kind {
 
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.write_str(&self.name())
     }
 }
 
+/// Every kind's name, joined by ", ".
 pub fn kind_names() -> String {
-    KINDS.map(Kind::name).join(", ")
+    crate::value_names::<Kind>()
 }
 
 /// A generator call: kind, size and material (elasticity only).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
+    /// Which problem.
     pub kind: Kind,
+    /// Its grid size.
     pub n: usize,
+    /// Young's modulus E (elasticity).
     pub young: f64,
+    /// Poisson's ratio nu (elasticity).
     pub poisson_ratio: f64,
 }
 
+/// Parameters a generator refuses.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ProblemError {
+    /// No grid.
+    #[error("{0}: N must be at least 1")]
+    ZeroSize(Kind),
+    /// More rows than 32-bit indices hold.
+    #[error("{kind} with N = {n} has {rows} rows, more than the {} supported", u32::MAX - 1)]
+    TooLarge {
+        /// Which problem.
+        kind: Kind,
+        /// Its size.
+        n: usize,
+        /// Its rows.
+        rows: u128,
+    },
+    /// E <= 0.
+    #[error("Young's modulus must be positive, got {0}")]
+    Young(f64),
+    /// nu outside (-1, 0.5).
+    #[error("Poisson's ratio must lie in (-1, 0.5) for a positive definite operator, got {0}")]
+    PoissonRatio(f64),
+}
+
 impl Problem {
+    /// `kind` of size `n`, default material (E = 1, nu = 0.3).
     pub fn new(kind: Kind, n: usize) -> Problem {
         Problem {
             kind,
@@ -101,37 +127,30 @@ impl Problem {
     }
 
     /// Check the parameters; the message names the offending option.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), ProblemError> {
         if self.n == 0 {
-            return Err(format!("{}: N must be at least 1", self.kind));
+            return Err(ProblemError::ZeroSize(self.kind));
         }
         if self.kind.rows(self.n) >= u32::MAX as u128 {
-            return Err(format!(
-                "{} with N = {} has {} rows, more than the {} supported",
-                self.kind,
-                self.n,
-                self.kind.rows(self.n),
-                u32::MAX - 1
-            ));
+            return Err(ProblemError::TooLarge {
+                kind: self.kind,
+                n: self.n,
+                rows: self.kind.rows(self.n),
+            });
         }
         if self.kind == Kind::Elasticity3d {
             if !(self.young > 0.0 && self.young.is_finite()) {
-                return Err(format!(
-                    "Young's modulus must be positive, got {}",
-                    self.young
-                ));
+                return Err(ProblemError::Young(self.young));
             }
             if !(self.poisson_ratio > -1.0 && self.poisson_ratio < 0.5) {
-                return Err(format!(
-                    "Poisson's ratio must lie in (-1, 0.5) for a positive definite operator, got {}",
-                    self.poisson_ratio
-                ));
+                return Err(ProblemError::PoissonRatio(self.poisson_ratio));
             }
         }
         Ok(())
     }
 
-    pub fn generate(&self) -> Result<Matrix, String> {
+    /// The matrix, assembled in parallel.
+    pub fn generate(&self) -> Result<Matrix, ProblemError> {
         self.validate()?;
         let n = self.n;
         let csr = match self.kind {
@@ -146,6 +165,7 @@ impl Problem {
             symmetry: Symmetry::Symmetric,
             block_size: self.kind.block_size(),
             csr,
+            ownership: None,
         })
     }
 }
@@ -299,19 +319,22 @@ mod tests {
 
     #[test]
     fn bad_parameters_are_named() {
-        assert!(Problem::new(Kind::Poisson3d, 0)
-            .generate()
-            .unwrap_err()
-            .contains("at least 1"));
+        let e = |p: &Problem| p.generate().unwrap_err().to_string();
+        assert_eq!(
+            e(&Problem::new(Kind::Poisson3d, 0)),
+            "poisson3d: N must be at least 1"
+        );
         let mut p = Problem::new(Kind::Elasticity3d, 2);
         p.poisson_ratio = 0.5;
-        assert!(p.generate().unwrap_err().contains("Poisson's ratio"));
+        assert!(e(&p).contains("Poisson's ratio"));
         p.poisson_ratio = 0.3;
         p.young = -1.0;
-        assert!(p.generate().unwrap_err().contains("Young's modulus"));
-        assert!(Problem::new(Kind::Poisson3d, 2000)
-            .validate()
-            .unwrap_err()
-            .contains("more than"));
+        assert!(e(&p).contains("Young's modulus"));
+        assert!(e(&Problem::new(Kind::Poisson3d, 2000)).contains("more than"));
+        assert_eq!(Kind::parse("poisson3d-27"), Some(Kind::Poisson3d27));
+        assert_eq!(
+            kind_names(),
+            "elasticity3d, poisson3d, poisson3d-27, poisson2d"
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! Stage 1: sparse matrices in and out.
 //!
-//! - [`mtx_read`]: parallel Matrix Market reader (plain or gzip).
-//! - [`mtx_write`]: Matrix Market writer with round-trip precision.
+//! - [`io`]: matrix files, one reader per format behind one dispatcher
+//!   (Matrix Market today, plain or gzip), and writers.
 //! - [`csr`]: parallel CSR assembly from triplets or row by row.
 //! - [`gen`]: built-in model problems (Poisson, 3D linear elasticity).
 //! - [`permute`]: random symmetric permutations.
@@ -10,8 +10,7 @@
 pub mod csr;
 pub mod elasticity;
 pub mod gen;
-pub mod mtx_read;
-pub mod mtx_write;
+pub mod io;
 pub mod permute;
 pub mod source;
 
@@ -26,8 +25,11 @@ pub type Csr = sprs::CsMatI<f64, u32, usize>;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Field {
+    /// Real values (`real` or `double`).
     Real,
+    /// Integer values.
     Integer,
+    /// No values: every entry 1.0.
     Pattern,
 }
 
@@ -35,12 +37,16 @@ pub enum Field {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Symmetry {
+    /// Every entry stored.
     General,
+    /// `a_ji = a_ij`, the lower triangle stored.
     Symmetric,
+    /// `a_ji = -a_ij`, the strict lower triangle stored.
     SkewSymmetric,
 }
 
 impl Field {
+    /// Its Matrix Market name.
     pub fn as_str(self) -> &'static str {
         match self {
             Field::Real => "real",
@@ -51,6 +57,7 @@ impl Field {
 }
 
 impl Symmetry {
+    /// Its Matrix Market name.
     pub fn as_str(self) -> &'static str {
         match self {
             Symmetry::General => "general",
@@ -65,24 +72,45 @@ impl Symmetry {
 pub struct Matrix {
     /// File path or generator spec, for reports and messages.
     pub name: String,
+    /// The field of the file it was read from.
     pub field: Field,
+    /// The symmetry of the file it was read from.
     pub symmetry: Symmetry,
     /// Unknowns per mesh node, interleaved (3 for 3D elasticity, else 1).
     pub block_size: usize,
+    /// The matrix itself.
     pub csr: Csr,
+    /// The row blocks of the ranks that wrote it, when its source says
+    /// (per-rank files of a parallel code); `None` for Matrix Market files
+    /// and generators.
+    pub ownership: Option<Ownership>,
+}
+
+/// Contiguous row blocks of ranks, as a parallel source numbers them:
+/// rank `r` owns rows `starts[r]..starts[r + 1]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ownership {
+    /// `ranks + 1` nondecreasing row offsets, from 0 to the row count.
+    pub starts: Vec<usize>,
 }
 
 /// The summary `amgcomm info` prints; `nnz` counts the expanded matrix.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Info {
+    /// Rows.
     pub rows: usize,
+    /// Columns.
     pub cols: usize,
+    /// Stored nonzeros of the expanded matrix.
     pub nnz: usize,
+    /// The file's field.
     pub field: Field,
+    /// The file's symmetry.
     pub symmetry: Symmetry,
 }
 
 impl Matrix {
+    /// Its size, nonzeros, field and symmetry.
     pub fn info(&self) -> Info {
         Info {
             rows: self.csr.rows(),

@@ -2,23 +2,65 @@
 
 use std::path::PathBuf;
 
-use super::gen::{kind_names, Kind, Problem};
-use super::mtx_read::{self, ReadError};
+use super::gen::{kind_names, Kind, Problem, ProblemError};
+use super::io::{self, ReadError};
 use super::{permute, Matrix};
 
+/// An input: a file, or a generator call.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Source {
+    /// A matrix file ([`io::read`]).
     File(PathBuf),
+    /// `gen:KIND:N`.
     Gen(Problem),
 }
 
 /// Errors of loading a matrix; each displays as one line naming the input.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
+    /// The file does not read.
     #[error(transparent)]
     Read(#[from] ReadError),
-    #[error("{0}")]
-    Spec(String),
+    /// A `gen:` spec that does not parse.
+    #[error("generator spec '{input}': {problem}")]
+    Spec {
+        /// The spec given.
+        input: String,
+        /// What is wrong.
+        problem: SpecProblem,
+    },
+    /// A matrix `--permute` cannot apply to.
+    #[error("{name}: --permute needs a square matrix, this one is {rows} x {cols}")]
+    PermuteNotSquare {
+        /// The matrix.
+        name: String,
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+    },
+}
+
+/// What is wrong with a `gen:KIND:N` spec.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SpecProblem {
+    /// Not three fields.
+    #[error("expected gen:KIND:N with KIND one of {0}")]
+    Syntax(String),
+    /// An unknown kind.
+    #[error("unknown kind '{kind}' (known: {known})")]
+    Kind {
+        /// The kind given.
+        kind: String,
+        /// The kinds.
+        known: String,
+    },
+    /// A size that is not a number.
+    #[error("size '{0}' is not a positive integer")]
+    Size(String),
+    /// Parameters the generator refuses.
+    #[error(transparent)]
+    Problem(#[from] ProblemError),
 }
 
 impl Source {
@@ -27,20 +69,24 @@ impl Source {
         let Some(spec) = input.strip_prefix("gen:") else {
             return Ok(Source::File(PathBuf::from(input)));
         };
-        let bad = |why: String| LoadError::Spec(format!("generator spec '{input}': {why}"));
-        let (kind, n) = spec.split_once(':').ok_or_else(|| {
-            bad(format!(
-                "expected gen:KIND:N with KIND one of {}",
-                kind_names()
-            ))
+        let bad = |problem: SpecProblem| LoadError::Spec {
+            input: input.to_string(),
+            problem,
+        };
+        let (kind, n) = spec
+            .split_once(':')
+            .ok_or_else(|| bad(SpecProblem::Syntax(kind_names())))?;
+        let kind = Kind::parse(kind).ok_or_else(|| {
+            bad(SpecProblem::Kind {
+                kind: kind.to_string(),
+                known: kind_names(),
+            })
         })?;
-        let kind = Kind::parse(kind)
-            .ok_or_else(|| bad(format!("unknown kind '{kind}' (known: {})", kind_names())))?;
         let n: usize = n
             .parse()
-            .map_err(|_| bad(format!("size '{n}' is not a positive integer")))?;
+            .map_err(|_| bad(SpecProblem::Size(n.to_string())))?;
         let problem = Problem::new(kind, n);
-        problem.validate().map_err(bad)?;
+        problem.validate().map_err(|e| bad(e.into()))?;
         Ok(Source::Gen(problem))
     }
 
@@ -48,18 +94,20 @@ impl Source {
     /// node permutation with that seed.
     pub fn load(&self, permute: Option<u64>) -> Result<Matrix, LoadError> {
         let mut m = match self {
-            Source::File(path) => mtx_read::read(path)?,
-            Source::Gen(p) => p.generate().map_err(LoadError::Spec)?,
+            Source::File(path) => io::read(path)?,
+            Source::Gen(p) => p.generate().map_err(|e| LoadError::Spec {
+                input: p.spec(),
+                problem: e.into(),
+            })?,
         };
         if let Some(seed) = permute {
             let nodes = m.csr.rows() / m.block_size;
             if m.csr.rows() != m.csr.cols() {
-                return Err(LoadError::Spec(format!(
-                    "{}: --permute needs a square matrix, this one is {} x {}",
-                    m.name,
-                    m.csr.rows(),
-                    m.csr.cols()
-                )));
+                return Err(LoadError::PermuteNotSquare {
+                    name: m.name,
+                    rows: m.csr.rows(),
+                    cols: m.csr.cols(),
+                });
             }
             let order = permute::random_node_order(nodes, seed);
             m.csr = permute::permute_symmetric(&m.csr, m.block_size, &order);

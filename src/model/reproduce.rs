@@ -11,11 +11,27 @@ use crate::machine::{Locality, Machine};
 /// One reproduced figure, in the paper's units.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Case {
+    /// What is computed, with its unit.
     pub case: String,
+    /// The value the paper prints.
     pub paper: f64,
+    /// amgcomm's value.
     pub amgcomm: f64,
+    /// `(amgcomm - paper) / paper`.
     pub rel_diff: f64,
+    /// The formula, or why the two differ.
     pub note: String,
+}
+
+/// A shipped parameter file (`machines/`, compiled in) that does not hold
+/// what a case needs.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("machines/{file}: {problem}")]
+pub struct ReproduceError {
+    /// The file.
+    pub file: &'static str,
+    /// What is wrong.
+    pub problem: String,
 }
 
 fn case(name: &str, paper: f64, amgcomm: f64, note: &str) -> Case {
@@ -28,8 +44,11 @@ fn case(name: &str, paper: f64, amgcomm: f64, note: &str) -> Case {
     }
 }
 
+/// LoGPC's Alewife parameters (Moritz and Frank 2001).
 pub const ALEWIFE: &str = include_str!("../../machines/alewife-logpc.json");
+/// log3P's Titan table (Cameron, Ge and Sun 2007).
 pub const TITAN: &str = include_str!("../../machines/titan-log3p.json");
+/// Copy-transfer's Cray T3D rates (Stricker and Gross 1995).
 pub const T3D: &str = include_str!("../../machines/t3d-copy-transfer.json");
 
 #[derive(Deserialize)]
@@ -73,21 +92,37 @@ struct CopyTransfer {
     network_data_examples: f64,
 }
 
-fn parse<T: for<'de> Deserialize<'de>>(name: &str, text: &str) -> Result<T, String> {
+fn parse<T: for<'de> Deserialize<'de>>(
+    file: &'static str,
+    text: &str,
+) -> Result<T, ReproduceError> {
     serde_json::from_str::<ParamFile<T>>(text)
         .map(|f| f.params)
-        .map_err(|e| format!("machines/{name}: {e}"))
+        .map_err(|e| ReproduceError {
+            file,
+            problem: e.to_string(),
+        })
 }
 
-fn rate(table: &BTreeMap<String, f64>, key: &str) -> Result<f64, String> {
+const T3D_FILE: &str = "t3d-copy-transfer.json";
+
+fn missing(what: String) -> ReproduceError {
+    ReproduceError {
+        file: T3D_FILE,
+        problem: what,
+    }
+}
+
+fn rate(table: &BTreeMap<String, f64>, key: &str) -> Result<f64, ReproduceError> {
     table
         .get(key)
         .copied()
-        .ok_or_else(|| format!("machines/t3d-copy-transfer.json: no rate {key}"))
+        .ok_or_else(|| missing(format!("no rate {key}")))
 }
 
-/// Every case, in the order of the list.
-pub fn cases() -> Result<Vec<Case>, String> {
+/// Every case: log3P, LoGPC, copy-transfer, then EuroMPI'18's worked
+/// examples.
+pub fn cases() -> Result<Vec<Case>, ReproduceError> {
     let mut out = Vec::new();
 
     // log3P, Titan (us).
@@ -140,17 +175,17 @@ pub fn cases() -> Result<Vec<Case>, String> {
     ));
 
     // Copy-transfer, T3D (MB/s).
-    let t: CopyTransfer = parse("t3d-copy-transfer.json", T3D)?;
-    let at_congestion = |v: &[f64], c: f64| -> Result<f64, String> {
+    let t: CopyTransfer = parse(T3D_FILE, T3D)?;
+    let at_congestion = |v: &[f64], c: f64| -> Result<f64, ReproduceError> {
         t.congestion
             .iter()
             .position(|&x| x == c)
-            .map(|i| v[i])
-            .ok_or_else(|| format!("machines/t3d-copy-transfer.json: no congestion {c}"))
+            .and_then(|i| v.get(i).copied())
+            .ok_or_else(|| missing(format!("no congestion {c}")))
     };
     let (s1, d1) = (rate(&t.send, "1S0")?, rate(&t.deposit, "0D1")?);
     let nd = t.network_data_examples;
-    let packing = |x: &str, y: &str, n: f64| -> Result<f64, String> {
+    let packing = |x: &str, y: &str, n: f64| -> Result<f64, ReproduceError> {
         Ok(classic::buffer_packing(
             rate(&t.copy, &format!("{x}C1"))?,
             s1,
@@ -221,28 +256,14 @@ pub fn cases() -> Result<Vec<Case>, String> {
         "EuroMPI'18 eq. 2: 16 KiB network rendezvous, 16 active ranks (s)",
         // 3.0e-6 + 16 * 16384 / min(6.6e9, 16 * 2.9e9)
         3.0e-6 + 262_144.0 / 6.6e9,
-        super::message_time(
-            &m,
-            super::RateTerm::NodeAware,
-            Locality::Network,
-            2,
-            16384,
-            16,
-        ),
+        super::terms::message_time(&m, Locality::Network, 16384, 16),
         "alpha + a s / min(R_N, a R_b)",
     ));
     out.push(case(
         "EuroMPI'18 eq. 2: 1 KiB eager on the socket (s)",
         // 5.3e-7 + 1024 / 3.2e9
         5.3e-7 + 3.2e-7,
-        super::message_time(
-            &m,
-            super::RateTerm::NodeAware,
-            Locality::Socket,
-            1,
-            1024,
-            16,
-        ),
+        super::terms::message_time(&m, Locality::Socket, 1024, 16),
         "alpha + s / R_b, socket eager",
     ));
     Ok(out)

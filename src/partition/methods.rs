@@ -11,59 +11,67 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::Partition;
+use clap::ValueEnum;
+
+use super::{Partition, PartitionError};
 use crate::machine::Machine;
 use crate::matrix::Csr;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What METIS minimises.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Objective {
+    /// The edge cut.
+    #[default]
     Cut,
+    /// The total communication volume.
     Vol,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A partitioning method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Method {
+    /// Balanced blocks of consecutive rows (MODEL.md).
     Contiguous,
+    /// Consecutive rows, blocks balanced by nonzeros.
     ContiguousNnz,
-    Random { seed: u64 },
-    Metis { objective: Objective },
-    MetisNodes { objective: Objective },
+    /// A seeded random balanced assignment.
+    Random,
+    /// METIS k-way on the graph of A + A^T.
+    Metis,
+    /// METIS into the nodes, then each node into its ranks.
+    MetisNodes,
 }
 
-pub const METHODS: &str = "contiguous, contiguous-nnz, random, metis, metis-nodes";
+/// The knobs of the methods that have any.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MethodOptions {
+    /// Seed of `random`.
+    pub seed: u64,
+    /// What `metis` and `metis-nodes` minimise.
+    pub objective: Objective,
+}
 
 impl Method {
-    /// A method name, or `None` (then the argument is a partition file).
-    pub fn parse(name: &str, seed: u64, objective: Objective) -> Option<Method> {
-        Some(match name {
-            "contiguous" => Method::Contiguous,
-            "contiguous-nnz" => Method::ContiguousNnz,
-            "random" => Method::Random { seed },
-            "metis" => Method::Metis { objective },
-            "metis-nodes" => Method::MetisNodes { objective },
-            _ => return None,
-        })
-    }
-
-    pub fn name(&self) -> &'static str {
-        match self {
-            Method::Contiguous => "contiguous",
-            Method::ContiguousNnz => "contiguous-nnz",
-            Method::Random { .. } => "random",
-            Method::Metis { .. } => "metis",
-            Method::MetisNodes { .. } => "metis-nodes",
-        }
+    /// Its command-line name.
+    pub fn name(self) -> String {
+        crate::value_name(&self)
     }
 }
 
 /// Partition the rows of `a` among the ranks of `m`.
-pub fn partition(a: &Csr, m: &Machine, method: Method) -> Result<Partition, String> {
+pub fn partition(
+    a: &Csr,
+    m: &Machine,
+    method: Method,
+    o: &MethodOptions,
+) -> Result<Partition, PartitionError> {
     let ranks = m.ranks();
+    let objective = o.objective;
     match method {
         Method::Contiguous => Ok(Partition::contiguous(a.rows(), ranks)),
         Method::ContiguousNnz => Ok(contiguous_nnz(a, ranks)),
-        Method::Random { seed } => Ok(random(a.rows(), ranks, seed)),
-        Method::Metis { objective } => {
+        Method::Random => Ok(random(a.rows(), ranks, o.seed)),
+        Method::Metis => {
             let g = Graph::symmetric_pattern(a);
             let parts = g.kway(ranks, objective)?;
             Ok(Partition {
@@ -71,7 +79,7 @@ pub fn partition(a: &Csr, m: &Machine, method: Method) -> Result<Partition, Stri
                 ranks,
             })
         }
-        Method::MetisNodes { objective } => {
+        Method::MetisNodes => {
             let g = Graph::symmetric_pattern(a);
             let node_of_row = g.kway(m.nodes, objective)?;
             let mut owner = vec![0u32; a.rows()];
@@ -193,7 +201,7 @@ impl Graph {
 
     /// METIS k-way partition into `parts` (trivial for 1 part or no
     /// vertices).
-    fn kway(&self, parts: usize, objective: Objective) -> Result<Vec<u32>, String> {
+    fn kway(&self, parts: usize, objective: Objective) -> Result<Vec<u32>, PartitionError> {
         let n = self.xadj.len() - 1;
         if parts <= 1 || n == 0 {
             return Ok(vec![0; n]);
@@ -208,10 +216,10 @@ impl Graph {
             Objective::Vol => metis::option::ObjType::Vol,
         };
         metis::Graph::new(1, parts as metis::Idx, &self.xadj, &self.adjncy)
-            .map_err(|e| format!("METIS: {e}"))?
+            .map_err(|e| PartitionError::Metis(e.to_string()))?
             .set_option(obj)
             .part_kway(&mut part)
-            .map_err(|e| format!("METIS: {e}"))?;
+            .map_err(|e| PartitionError::Metis(e.to_string()))?;
         Ok(part.into_iter().map(|p| p as u32).collect())
     }
 }
@@ -275,18 +283,13 @@ mod tests {
             ppn: 4,
             ..Machine::bluewaters()
         };
-        for method in [
-            Method::Metis {
-                objective: Objective::Cut,
-            },
-            Method::Metis {
-                objective: Objective::Vol,
-            },
-            Method::MetisNodes {
-                objective: Objective::Cut,
-            },
+        for (method, objective) in [
+            (Method::Metis, Objective::Cut),
+            (Method::Metis, Objective::Vol),
+            (Method::MetisNodes, Objective::Cut),
         ] {
-            let p = partition(&a, &m, method).unwrap();
+            let o = MethodOptions { seed: 0, objective };
+            let p = partition(&a, &m, method, &o).unwrap();
             assert_eq!(p.owner.len(), 4096);
             assert_eq!(p.active_ranks(), 16, "{method:?}");
             let r = random(4096, 16, 1);
@@ -307,14 +310,8 @@ mod tests {
             ppn: 4,
             ..Machine::bluewaters()
         };
-        let p = partition(
-            &a,
-            &m,
-            Method::MetisNodes {
-                objective: Objective::Cut,
-            },
-        )
-        .unwrap();
+        let o = MethodOptions::default();
+        let p = partition(&a, &m, Method::MetisNodes, &o).unwrap();
         // Rows of one node's ranks: the node-level cut is what METIS first
         // minimised, so it is no larger than the cut of a rank-level METIS
         // partition seen node by node.
@@ -326,14 +323,7 @@ mod tests {
                 })
                 .count()
         };
-        let flat = partition(
-            &a,
-            &m,
-            Method::Metis {
-                objective: Objective::Cut,
-            },
-        )
-        .unwrap();
+        let flat = partition(&a, &m, Method::Metis, &o).unwrap();
         assert!(
             node_cut(&p) <= node_cut(&flat) * 11 / 10,
             "{} vs {}",

@@ -1,27 +1,145 @@
 //! Stage 4: which rank owns which row on every level (`../shared/MODEL.md`,
 //! "Row partition").
 //!
-//! Level 0: contiguous balanced blocks (rank `r` owns `n / P` rows, the
-//! first `n % P` ranks one more), or a partition file (one owner a line, as
-//! METIS writes them; format in `partitioners/README.md`). Coarse levels:
-//! `inherit` (a coarse row stays with the owner of its fine C point, as
-//! hypre and RAPtor do) or `rebalance` (contiguous balanced again).
+//! Level 0 ([`Fine`]): a method ([`methods`]: contiguous balanced blocks by
+//! default, rank `r` owning `n / P` rows and the first `n % P` ranks one
+//! more; METIS, ...), or a partition file (one owner a line, as METIS
+//! writes them; format in `partitioners/README.md`). Coarse levels
+//! ([`CoarseRule`]): `inherit` (a coarse row stays with the owner of its
+//! fine C point, as hypre and RAPtor do) or `rebalance` (contiguous
+//! balanced again). [`Layout`] holds the partition of every level.
 
 pub mod methods;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::amg::Hierarchy;
+use crate::machine::Machine;
+use crate::matrix::{Csr, Ownership};
+use methods::{Method, MethodOptions};
 
 /// Owner rank of every row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Partition {
+    /// `owner[i]`: the rank that owns row `i`.
     pub owner: Vec<u32>,
+    /// Ranks of the machine (some may own no row).
     pub ranks: usize,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where the coarse levels' rows go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
 pub enum CoarseRule {
+    /// A coarse row stays with its C point's owner (hypre, RAPtor).
     Inherit,
+    /// Contiguous balanced blocks again on every level.
     Rebalance,
+}
+
+/// How the fine rows are split among the ranks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fine {
+    /// A partitioning method.
+    Method(Method),
+    /// A partition file: one owner rank a line.
+    File(PathBuf),
+}
+
+impl Fine {
+    /// A method's name, else a file path.
+    pub fn parse(s: &str) -> Fine {
+        match <Method as clap::ValueEnum>::from_str(s, false) {
+            Ok(m) => Fine::Method(m),
+            Err(_) => Fine::File(PathBuf::from(s)),
+        }
+    }
+
+    /// The method's name or the file's path, for reports.
+    pub fn name(&self) -> String {
+        match self {
+            Fine::Method(m) => m.name().to_string(),
+            Fine::File(p) => p.display().to_string(),
+        }
+    }
+
+    /// The fine partition of `a` on `m`'s ranks.
+    pub fn partition(
+        &self,
+        a: &Csr,
+        m: &Machine,
+        o: &MethodOptions,
+    ) -> Result<Partition, PartitionError> {
+        match self {
+            Fine::Method(method) => methods::partition(a, m, *method, o),
+            Fine::File(path) => Partition::read(path, a.rows(), m.ranks()),
+        }
+    }
+}
+
+/// The partition of every level of a hierarchy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// `levels[l]`: owners of level `l`'s rows.
+    pub levels: Vec<Partition>,
+}
+
+impl Layout {
+    /// Every level's partition from the fine one, coarse levels by `rule`.
+    pub fn new(h: &Hierarchy, fine: Partition, rule: CoarseRule) -> Layout {
+        Layout {
+            levels: levels(h, fine, rule),
+        }
+    }
+
+    /// Ranks of the machine the layout is for.
+    pub fn ranks(&self) -> usize {
+        self.levels.first().map_or(0, |p| p.ranks)
+    }
+}
+
+/// A partition that cannot be had.
+#[derive(Debug, thiserror::Error)]
+pub enum PartitionError {
+    /// The partition file is missing.
+    #[error("{path}: no such partition file")]
+    NotFound {
+        /// The file given.
+        path: String,
+    },
+    /// The partition file cannot be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file given.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A line of the partition file is wrong.
+    #[error("{path}: line {line}: {problem}")]
+    Line {
+        /// The file given.
+        path: String,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// The file has not one owner per row.
+    #[error("{path}: {found} owners for a matrix of {rows} rows (one line per row is needed)")]
+    Count {
+        /// The file given.
+        path: String,
+        /// Owners in the file.
+        found: usize,
+        /// Rows of the matrix.
+        rows: usize,
+    },
+    /// METIS failed.
+    #[error("METIS: {0}")]
+    Metis(String),
 }
 
 impl Partition {
@@ -68,43 +186,64 @@ impl Partition {
         }
     }
 
+    /// Contiguous blocks as a source gave them (hypre's row ranges).
+    pub fn from_ownership(o: &Ownership) -> Partition {
+        let ranks = o.starts.len().saturating_sub(1);
+        let mut owner = Vec::with_capacity(o.starts.last().copied().unwrap_or(0));
+        for (r, w) in o.starts.windows(2).enumerate() {
+            owner.extend(std::iter::repeat_n(r as u32, w[1] - w[0]));
+        }
+        Partition { owner, ranks }
+    }
+
     /// Read a partition file for `n` rows and `ranks` ranks.
-    pub fn read(path: &Path, n: usize, ranks: usize) -> Result<Partition, String> {
-        let name = path.display();
+    pub fn read(path: &Path, n: usize, ranks: usize) -> Result<Partition, PartitionError> {
+        let name = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => format!("{name}: no such partition file"),
-            _ => format!("{name}: {e}"),
+            std::io::ErrorKind::NotFound => PartitionError::NotFound { path: name.clone() },
+            _ => PartitionError::Io {
+                path: name.clone(),
+                source: e,
+            },
         })?;
+        let line = |k: usize, problem: String| PartitionError::Line {
+            path: name.clone(),
+            line: k + 1,
+            problem,
+        };
         let mut owner = Vec::with_capacity(n);
-        for (k, line) in text.lines().enumerate() {
-            let t = line.trim();
+        for (k, text) in text.lines().enumerate() {
+            let t = text.trim();
             if t.is_empty() || t.starts_with('%') || t.starts_with('#') {
                 continue;
             }
             let r: u64 = t
                 .parse()
-                .map_err(|_| format!("{name}: line {}: '{t}' is not a rank number", k + 1))?;
+                .map_err(|_| line(k, format!("'{t}' is not a rank number")))?;
             if r >= ranks as u64 {
-                return Err(format!(
-                    "{name}: line {}: owner {r} is out of range: the machine has {ranks} ranks (0..{})",
-                    k + 1,
-                    ranks - 1
+                return Err(line(
+                    k,
+                    format!(
+                        "owner {r} is out of range: the machine has {ranks} ranks (0..{})",
+                        ranks - 1
+                    ),
                 ));
             }
             owner.push(r as u32);
         }
         if owner.len() != n {
-            return Err(format!(
-                "{name}: {} owners for a matrix of {n} rows (one line per row is needed)",
-                owner.len()
-            ));
+            return Err(PartitionError::Count {
+                path: name,
+                found: owner.len(),
+                rows: n,
+            });
         }
         Ok(Partition { owner, ranks })
     }
 }
 
 /// The partition of every level of `h`, from the fine one.
-pub fn levels(h: &crate::amg::Hierarchy, fine: Partition, rule: CoarseRule) -> Vec<Partition> {
+fn levels(h: &Hierarchy, fine: Partition, rule: CoarseRule) -> Vec<Partition> {
     let mut parts = vec![fine];
     for level in &h.levels[..h.levels.len() - 1] {
         let next = parts
@@ -162,16 +301,27 @@ mod tests {
         let f = d.path().join("p.part");
         std::fs::write(&f, "% METIS\n0\n1\n\n1\n0\n").unwrap();
         assert_eq!(Partition::read(&f, 4, 2).unwrap().owner, vec![0, 1, 1, 0]);
-        assert!(Partition::read(&f, 5, 2)
-            .unwrap_err()
-            .contains("4 owners for a matrix of 5 rows"));
+        let e = |n, ranks| Partition::read(&f, n, ranks).unwrap_err().to_string();
+        assert!(e(5, 2).contains("4 owners for a matrix of 5 rows"));
         std::fs::write(&f, "0\n2\n").unwrap();
-        assert!(Partition::read(&f, 2, 2)
-            .unwrap_err()
-            .contains("line 2: owner 2 is out of range"));
+        assert!(e(2, 2).contains("line 2: owner 2 is out of range"));
         std::fs::write(&f, "0\nx\n").unwrap();
-        assert!(Partition::read(&f, 2, 2)
+        assert!(e(2, 2).contains("line 2: 'x' is not a rank"));
+        assert!(Partition::read(&d.path().join("none"), 2, 2)
             .unwrap_err()
-            .contains("line 2: 'x' is not a rank"));
+            .to_string()
+            .ends_with("none: no such partition file"));
+    }
+
+    #[test]
+    fn ownership_and_names() {
+        let p = Partition::from_ownership(&Ownership {
+            starts: vec![0, 2, 2, 5],
+        });
+        assert_eq!(p.owner, vec![0, 0, 2, 2, 2]);
+        assert_eq!((p.ranks, p.active_ranks()), (3, 2));
+        assert_eq!(Fine::parse("metis-nodes"), Fine::Method(Method::MetisNodes));
+        assert_eq!(Fine::parse("my.part").name(), "my.part");
+        assert_eq!(Fine::parse("contiguous-nnz").name(), "contiguous-nnz");
     }
 }

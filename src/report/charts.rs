@@ -1,7 +1,7 @@
 //! Per-level charts of `amgcomm analyze`:
-//! - `<op>.png|svg`: stacked bars of the modeled max-rate, queue-search and
-//!   contention times per level on a logarithmic axis (the look of Figures
-//!   10 and 11 of the EuroMPI'18 paper);
+//! - `<op>.png|svg`: stacked bars of the model's terms per level on a
+//!   logarithmic axis (the look of Figures 10 and 11 of the EuroMPI'18
+//!   paper);
 //! - `messages.png|svg`: per level, the most and the mean messages a rank
 //!   receives, and the active ranks.
 
@@ -10,7 +10,9 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::analysis::Report;
+use super::json::Report;
+use super::{Drawn, ReportError};
+use crate::comm::Op;
 
 const SIZE: (u32, u32) = (900, 560);
 const TERM_COLORS: [RGBColor; 6] = [
@@ -25,7 +27,7 @@ const TERM_COLORS: [RGBColor; 6] = [
 /// "beam_tet_2k: <what>, bluewaters 16 x 16": the matrix's base name keeps
 /// the title on one line.
 fn title(r: &Report, what: &str) -> String {
-    let m = &r.machine.machine;
+    let m = r.machine.machine;
     let name = super::base_name(&r.matrix.name);
     format!("{name}: {what}, {} {} x {}", m.name, m.nodes, m.ppn)
 }
@@ -44,16 +46,16 @@ fn axis_seconds(t: f64) -> String {
     format!("{} {unit}", (v * 1000.0).round() / 1000.0)
 }
 
-/// Stacked per-level breakdown of one operation's modeled time.
-pub fn breakdown(path: &Path, r: &Report, op: &str) -> Result<(), String> {
-    let extra = super::analysis::extra_terms(r);
+/// Stacked per-level breakdown of one operation's modeled time, a bar
+/// segment per cost column of the model.
+pub fn breakdown(path: &Path, r: &Report, op: Op) -> Result<(), ReportError> {
+    let columns = r.model.columns();
     let rows: Vec<(usize, Vec<f64>)> = r
         .levels
         .iter()
         .filter_map(|l| {
-            l.ops.get(op).map(|o| {
-                let mut terms = vec![o.cost.max_rate, o.cost.queue_search, o.cost.contention];
-                terms.extend(extra.iter().map(|t| o.cost.extra(t).unwrap_or(0.0)));
+            l.op(op).map(|o| {
+                let terms = columns.iter().map(|t| o.cost.seconds(t.column)).collect();
                 (l.level, terms)
             })
         })
@@ -75,14 +77,13 @@ pub fn breakdown(path: &Path, r: &Report, op: &str) -> Result<(), String> {
 fn draw_breakdown<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     r: &Report,
-    op: &str,
+    op: Op,
     rows: &[(usize, Vec<f64>)],
-) -> Result<(), String>
+) -> Drawn
 where
     DB::ErrorType: 'static,
 {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    root.fill(&WHITE).map_err(err)?;
+    root.fill(&WHITE)?;
     let totals: Vec<f64> = rows.iter().map(|(_, t)| t.iter().sum()).collect();
     let positive = rows
         .iter()
@@ -101,14 +102,13 @@ where
     let levels = rows.len().max(1);
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            title(r, &format!("modeled {op} time, {}", r.model)),
+            title(r, &format!("modeled {} time, {}", op.name(), r.model)),
             ("sans-serif", 17),
         )
         .margin(14)
         .x_label_area_size(44)
         .y_label_area_size(80)
-        .build_cartesian_2d(-0.5f64..levels as f64 - 0.5, (lo..hi).log_scale())
-        .map_err(err)?;
+        .build_cartesian_2d(-0.5f64..levels as f64 - 0.5, (lo..hi).log_scale())?;
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -119,25 +119,10 @@ where
         .y_desc("modeled time")
         .label_style(("sans-serif", 14))
         .axis_desc_style(("sans-serif", 15))
-        .draw()
-        .map_err(err)?;
-    let mut names = vec![
-        super::analysis::rate_label(&r.model),
-        "queue search",
-        "contention",
-    ];
-    names.extend(
-        super::analysis::extra_terms(r)
-            .into_iter()
-            .map(|t| match t {
-                "routed" => "routed contention",
-                "logpc" => "LoGPC contention",
-                _ => t,
-            }),
-    );
-    let terms = rows.first().map_or(3, |(_, t)| t.len());
-    for (term, name) in names[..terms].iter().enumerate() {
-        let color = TERM_COLORS[term];
+        .draw()?;
+    let names: Vec<&str> = r.model.columns().iter().map(|t| t.legend).collect();
+    for (term, name) in names.iter().enumerate() {
+        let color = TERM_COLORS[term % TERM_COLORS.len()];
         chart
             .draw_series(rows.iter().enumerate().filter_map(|(k, (_, t))| {
                 let below: f64 = t[..term].iter().sum();
@@ -149,13 +134,12 @@ where
                         color.filled(),
                     )
                 })
-            }))
-            .map_err(err)?
+            }))?
             .label(*name)
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
     }
     legend(&mut chart)?;
-    root.present().map_err(err)?;
+    root.present()?;
     Ok(())
 }
 
@@ -170,7 +154,7 @@ pub(crate) fn level_label(x: &f64) -> String {
 }
 
 /// The legend, top right, on a light box.
-pub(crate) fn legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>) -> Result<(), String>
+pub(crate) fn legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>) -> Drawn
 where
     DB: DrawingBackend + 'a,
     DB::ErrorType: 'static,
@@ -182,8 +166,8 @@ where
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK.mix(0.4))
         .label_font(("sans-serif", 14))
-        .draw()
-        .map_err(|e| e.to_string())
+        .draw()?;
+    Ok(())
 }
 
 /// The coordinates of the per-level line charts: level x log scale.
@@ -198,23 +182,20 @@ pub(crate) fn draw_line<'a, DB>(
     points: Vec<(f64, f64)>,
     color: RGBColor,
     label: &str,
-) -> Result<(), String>
+) -> Drawn
 where
     DB: DrawingBackend + 'a,
     DB::ErrorType: 'static,
 {
     chart
-        .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-        .map_err(|e| e.to_string())?
+        .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))?
         .label(label)
         .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
-    chart
-        .draw_series(
-            points
-                .into_iter()
-                .map(|p| Circle::new(p, 4, color.filled())),
-        )
-        .map_err(|e| e.to_string())?;
+    chart.draw_series(
+        points
+            .into_iter()
+            .map(|p| Circle::new(p, 4, color.filled())),
+    )?;
     Ok(())
 }
 
@@ -229,12 +210,12 @@ struct Counts {
 }
 
 /// Most and mean messages a rank receives in spmv, and active ranks.
-pub fn messages(path: &Path, r: &Report) -> Result<(), String> {
+pub fn messages(path: &Path, r: &Report) -> Result<(), ReportError> {
     let rows: Vec<Counts> = r
         .levels
         .iter()
         .filter_map(|l| {
-            let o = l.ops.get("spmv")?;
+            let o = l.op(Op::Spmv)?;
             let mean = o.summary.messages.total as f64 / l.active_processes.max(1) as f64;
             Some(Counts {
                 max_recv: o.summary.messages.max_recv as f64,
@@ -254,12 +235,11 @@ fn draw_messages<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     r: &Report,
     rows: &[Counts],
-) -> Result<(), String>
+) -> Drawn
 where
     DB::ErrorType: 'static,
 {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    root.fill(&WHITE).map_err(err)?;
+    root.fill(&WHITE)?;
     let hi = rows
         .iter()
         .map(|x| x.max_recv.max(x.active))
@@ -274,8 +254,7 @@ where
         .margin(14)
         .x_label_area_size(44)
         .y_label_area_size(70)
-        .build_cartesian_2d(-0.5f64..levels as f64 - 0.5, (1f64..hi).log_scale())
-        .map_err(err)?;
+        .build_cartesian_2d(-0.5f64..levels as f64 - 0.5, (1f64..hi).log_scale())?;
     chart
         .configure_mesh()
         .x_labels(levels)
@@ -285,8 +264,7 @@ where
         .y_desc("count")
         .label_style(("sans-serif", 14))
         .axis_desc_style(("sans-serif", 15))
-        .draw()
-        .map_err(err)?;
+        .draw()?;
     let series: [Series; 3] = [
         ("max messages received by a rank", TERM_COLORS[0], |x| {
             x.max_recv
@@ -303,6 +281,6 @@ where
         draw_line(&mut chart, points, color, name)?;
     }
     legend(&mut chart)?;
-    root.present().map_err(err)?;
+    root.present()?;
     Ok(())
 }

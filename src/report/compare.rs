@@ -8,47 +8,142 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::Serialize;
 
-use super::analysis::{bytes, seconds};
-use super::spy::group;
-use crate::comm::node_aware::Combined;
+use super::{bytes, group, seconds, Drawn, ReportError};
+use crate::analysis::{OpAnalysis, VariantAnalysis};
+use crate::comm::Op;
+use crate::machine::Machine;
+use crate::model::Model;
 
+/// One operation of one level of one variant.
 #[derive(Clone, Serialize)]
 pub struct OpCompare {
-    #[serde(flatten)]
-    pub figures: Combined,
+    /// Most messages one rank receives (all steps).
+    pub max_recv: u64,
+    /// Most network messages one rank sends.
+    pub max_network_sent: u64,
+    /// Network messages in all.
+    pub network_messages: u64,
+    /// Bytes crossing the network.
+    pub inter_node_bytes: u64,
     /// Modeled seconds, all steps.
     pub total: f64,
 }
 
+impl OpCompare {
+    fn of(o: &OpAnalysis) -> OpCompare {
+        let m = &o.summary.messages;
+        OpCompare {
+            max_recv: m.max_recv,
+            max_network_sent: m.max_inter_node_sent,
+            network_messages: m.inter_node,
+            inter_node_bytes: o.summary.bytes.inter_node,
+            total: o.cost.total,
+        }
+    }
+}
+
+/// One level of one variant.
 #[derive(Clone, Serialize)]
 pub struct LevelCompare {
+    /// Level index.
     pub level: usize,
+    /// Rows of `A_l`.
     pub rows: usize,
+    /// `A_l x`.
     pub spmv: OpCompare,
+    /// `A_l P_l`, on levels with a P.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spgemm: Option<OpCompare>,
 }
 
+/// One variant.
 #[derive(Clone, Serialize)]
 pub struct VariantReport {
+    /// `key=value,...` as given.
     pub name: String,
+    /// Per level.
     pub levels: Vec<LevelCompare>,
-    /// Whole hierarchy: modeled spmv and spgemm seconds, network messages.
+    /// Whole hierarchy: modeled spmv seconds.
     pub spmv_total: f64,
+    /// Whole hierarchy: modeled spgemm seconds.
     pub spgemm_total: f64,
+    /// Whole hierarchy: network messages of spmv.
     pub network_messages: u64,
 }
 
+/// `compare.json`.
 #[derive(Serialize)]
 pub struct CompareReport {
+    /// The input matrix.
     pub matrix: String,
+    /// The machine's name.
     pub machine: String,
+    /// Its nodes.
     pub nodes: usize,
+    /// Its ranks per node.
     pub ppn: usize,
-    pub model: String,
+    /// The cost terms.
+    pub model: Model,
+    /// One entry per variant, in the order given.
     pub variants: Vec<VariantReport>,
 }
 
+impl CompareReport {
+    /// The report of `variants` of `matrix` on `base`.
+    pub fn new(
+        matrix: &str,
+        base: &Machine,
+        model: &Model,
+        variants: &[VariantAnalysis],
+    ) -> CompareReport {
+        let variants = variants
+            .iter()
+            .map(|v| {
+                let levels: Vec<LevelCompare> = v
+                    .analysis
+                    .levels
+                    .iter()
+                    .map(|l| LevelCompare {
+                        level: l.level,
+                        rows: l.rows,
+                        spmv: OpCompare::of(l.op(Op::Spmv).expect("every level has spmv")),
+                        spgemm: l.op(Op::Spgemm).map(OpCompare::of),
+                    })
+                    .collect();
+                VariantReport {
+                    name: v.variant.name.clone(),
+                    spmv_total: levels.iter().map(|l| l.spmv.total).sum(),
+                    spgemm_total: levels
+                        .iter()
+                        .filter_map(|l| l.spgemm.as_ref())
+                        .map(|g| g.total)
+                        .sum(),
+                    network_messages: levels.iter().map(|l| l.spmv.network_messages).sum(),
+                    levels,
+                }
+            })
+            .collect();
+        CompareReport {
+            matrix: matrix.to_string(),
+            machine: base.name.clone(),
+            nodes: base.nodes,
+            ppn: base.ppn,
+            model: model.clone(),
+            variants,
+        }
+    }
+
+    /// Pretty JSON with a final newline.
+    pub fn to_json(&self) -> String {
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(self).expect("plain data serialises")
+        )
+    }
+}
+
+/// Per variant: per level, the figures and modeled time of spmv and
+/// spgemm, and the whole hierarchy's sums.
 pub fn table(r: &CompareReport) -> String {
     let mut s = String::new();
     let op_header = |op: &str| format!("{op:<39}");
@@ -77,9 +172,9 @@ pub fn table(r: &CompareReport) -> String {
         let cells = |o: &OpCompare| {
             format!(
                 "{:>8} {:>8} {:>10} {:>10}",
-                o.figures.max_recv,
-                o.figures.max_network_sent,
-                bytes(o.figures.inter_node_bytes),
+                o.max_recv,
+                o.max_network_sent,
+                bytes(o.inter_node_bytes),
                 seconds(o.total)
             )
         };
@@ -111,7 +206,9 @@ const COLORS: [RGBColor; 6] = [
     RGBColor(140, 86, 75),
 ];
 
-pub fn chart(path: &Path, r: &CompareReport) -> Result<(), String> {
+/// `compare.png|svg`: per level, the modeled spmv time and the most
+/// messages a rank receives, a line per variant.
+pub fn chart(path: &Path, r: &CompareReport) -> Result<(), ReportError> {
     super::save_chart(
         path,
         |tmp| draw(BitMapBackend::new(tmp, (1200, 560)).into_drawing_area(), r),
@@ -119,18 +216,17 @@ pub fn chart(path: &Path, r: &CompareReport) -> Result<(), String> {
     )
 }
 
-fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, r: &CompareReport) -> Result<(), String>
+fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, r: &CompareReport) -> Drawn
 where
     DB::ErrorType: 'static,
 {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    root.fill(&WHITE).map_err(err)?;
+    root.fill(&WHITE)?;
     let name = r.matrix.rsplit('/').next().unwrap_or(&r.matrix);
     let title = format!(
         "{name}: variants on {} {} x {}, {}",
         r.machine, r.nodes, r.ppn, r.model
     );
-    let root = root.titled(&title, ("sans-serif", 18)).map_err(err)?;
+    let root = root.titled(&title, ("sans-serif", 18))?;
     let (left, right) = root.split_horizontally(600);
     let levels = r.variants.iter().map(|v| v.levels.len()).max().unwrap_or(1);
     type Pick = fn(&LevelCompare) -> f64;
@@ -140,7 +236,7 @@ where
             &right,
             "most messages a rank receives (spmv)",
             "messages",
-            |l| l.spmv.figures.max_recv as f64,
+            |l| l.spmv.max_recv as f64,
         ),
     ];
     for (area, caption, unit, pick) in panels {
@@ -164,8 +260,7 @@ where
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(70)
-            .build_cartesian_2d(-0.5f64..levels as f64 - 0.5, (lo..hi).log_scale())
-            .map_err(err)?;
+            .build_cartesian_2d(-0.5f64..levels as f64 - 0.5, (lo..hi).log_scale())?;
         chart
             .configure_mesh()
             .x_labels(levels)
@@ -180,8 +275,7 @@ where
             .x_desc("level")
             .y_desc(unit)
             .label_style(("sans-serif", 13))
-            .draw()
-            .map_err(err)?;
+            .draw()?;
         for (k, v) in r.variants.iter().enumerate() {
             let color = COLORS[k % COLORS.len()];
             let points: Vec<(f64, f64)> = v
@@ -193,6 +287,6 @@ where
         }
         super::charts::legend(&mut chart)?;
     }
-    root.present().map_err(err)?;
+    root.present()?;
     Ok(())
 }

@@ -3,25 +3,35 @@
 
 use serde::Serialize;
 
-use super::spy::group;
+use super::group;
 use crate::amg::Hierarchy;
 
+/// One level's sizes.
 #[derive(Serialize)]
 pub struct LevelJson {
+    /// Level index.
     pub level: usize,
+    /// Rows of `A_l`.
     pub rows: usize,
+    /// Nonzeros of `A_l`.
     pub nnz: usize,
+    /// Nonzeros of `P_l` (not on the coarsest level).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub p_nnz: Option<usize>,
 }
 
+/// The hierarchy's sizes and complexities.
 #[derive(Serialize)]
 pub struct HierarchyJson {
+    /// `sum nnz(A_l) / nnz(A_0)`.
     pub operator_complexity: f64,
+    /// `sum rows(A_l) / rows(A_0)`.
     pub grid_complexity: f64,
+    /// Every level.
     pub levels: Vec<LevelJson>,
 }
 
+/// The summary of `h`.
 pub fn json(h: &Hierarchy) -> HierarchyJson {
     HierarchyJson {
         operator_complexity: h.operator_complexity(),
@@ -40,6 +50,8 @@ pub fn json(h: &Hierarchy) -> HierarchyJson {
     }
 }
 
+/// Per level: rows, nonzeros, nonzeros per row and of P; then the
+/// complexities.
 pub fn table(h: &Hierarchy) -> String {
     let mut s = format!(
         "{:>5} {:>12} {:>14} {:>8} {:>12}\n",

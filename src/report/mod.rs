@@ -1,15 +1,26 @@
-//! Stage 7: what users look at: charts now; tables, JSON and CSV of the
-//! communication analysis with the later stages.
+//! Stage 8: what users look at. Rendering only: terminal tables, JSON and
+//! CSV of an [`crate::analysis::Analysis`], and charts; nothing here
+//! computes a cost.
+//!
+//! - [`json`]: `report.json`, MODEL.md's fields ("Report fields");
+//! - [`table`]: the terminal tables and `levels.csv`;
+//! - [`charts`]: per-level charts of `analyze`;
+//! - [`compare`]: the table, JSON and chart of `compare`;
+//! - [`hierarchy`]: the level table of `hierarchy`;
+//! - [`text`]: `machine show` and `models reproduce`;
+//! - [`spy`]: sparsity plots.
 //!
 //! Charts are PNG or SVG, chosen by the output file's extension. Text is
 //! drawn with the DejaVu Sans font compiled into the binary, so no system
 //! font library is needed.
 
-pub mod analysis;
 pub mod charts;
 pub mod compare;
 pub mod hierarchy;
+pub mod json;
 pub mod spy;
+pub mod table;
+pub mod text;
 
 use std::path::Path;
 use std::sync::Once;
@@ -21,15 +32,37 @@ pub fn base_name(name: &str) -> &str {
     name.trim_end_matches(".gz").trim_end_matches(".mtx")
 }
 
+/// A chart or file that cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// A chart path that is neither `.png` nor `.svg`.
+    #[error("{path}: charts are written as .png or .svg")]
+    Format {
+        /// The path given.
+        path: String,
+    },
+    /// Writing failed.
+    #[error("cannot write {path}: {reason}")]
+    Write {
+        /// The file.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+}
+
 /// Chart file formats, by extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChartFormat {
+    /// A bitmap.
     Png,
+    /// A vector drawing.
     Svg,
 }
 
 impl ChartFormat {
-    pub fn of(path: &Path) -> Result<ChartFormat, String> {
+    /// The format of `path`, by its extension.
+    pub fn of(path: &Path) -> Result<ChartFormat, ReportError> {
         match path
             .extension()
             .and_then(|e| e.to_str())
@@ -38,16 +71,19 @@ impl ChartFormat {
         {
             Some("png") => Ok(ChartFormat::Png),
             Some("svg") => Ok(ChartFormat::Svg),
-            _ => Err(format!(
-                "{}: charts are written as .png or .svg",
-                path.display()
-            )),
+            _ => Err(ReportError::Format {
+                path: path.display().to_string(),
+            }),
         }
     }
 }
 
+/// What a drawing function returns: plotters' errors are generic in the
+/// backend, so they travel boxed until [`save_chart`] names the file.
+pub(crate) type Drawn = Result<(), Box<dyn std::error::Error>>;
+
 /// Register the embedded font under plotters' "sans-serif" (once).
-pub(crate) fn register_fonts() {
+fn register_fonts() {
     static FONTS: Once = Once::new();
     FONTS.call_once(|| {
         use plotters::style::FontStyle;
@@ -60,10 +96,10 @@ pub(crate) fn register_fonts() {
 
 /// Write a chart to `path`, PNG or SVG by its extension, atomically: `png`
 /// and `svg` draw it at a temporary path with the bitmap or SVG backend.
-pub(crate) fn save_chart<P, S>(path: &Path, png: P, svg: S) -> Result<(), String>
+pub(crate) fn save_chart<P, S>(path: &Path, png: P, svg: S) -> Result<(), ReportError>
 where
-    P: FnOnce(&Path) -> Result<(), String>,
-    S: FnOnce(&Path) -> Result<(), String>,
+    P: FnOnce(&Path) -> Drawn,
+    S: FnOnce(&Path) -> Drawn,
 {
     let format = ChartFormat::of(path)?;
     register_fonts();
@@ -72,7 +108,94 @@ where
             ChartFormat::Png => png(tmp),
             ChartFormat::Svg => svg(tmp),
         }
-        .map_err(std::io::Error::other)
+        .map_err(|e| std::io::Error::other(e.to_string()))
     })
-    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    .map_err(|e| ReportError::Write {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    })
+}
+
+/// Writes `levels.csv` and the charts of `r` into `dir` (made if need be):
+/// `spmv`, `spgemm`, `ptap` and `messages`, each as PNG and SVG.
+pub fn write_files(dir: &Path, r: &json::Report) -> Result<(), ReportError> {
+    let fail = |path: &Path, e: std::io::Error| ReportError::Write {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    };
+    std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
+    let csv = dir.join("levels.csv");
+    let text = table::csv(r);
+    crate::output::write_atomically(&csv, |tmp| std::fs::write(tmp, &text))
+        .map_err(|e| fail(&csv, e))?;
+    for ext in ["png", "svg"] {
+        for op in crate::comm::OPS {
+            charts::breakdown(&dir.join(format!("{}.{ext}", op.name())), r, op)?;
+        }
+        charts::messages(&dir.join(format!("messages.{ext}")), r)?;
+    }
+    Ok(())
+}
+
+/// 1234567 -> "1,234,567".
+pub fn group(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (k, ch) in s.chars().enumerate() {
+        if k > 0 && (s.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// 1536 -> "1.5 KB" (decimal units, as network rates are quoted).
+pub fn bytes(b: u64) -> String {
+    let units = ["B", "KB", "MB", "GB", "TB"];
+    let mut x = b as f64;
+    let mut u = 0;
+    while x >= 1000.0 && u + 1 < units.len() {
+        x /= 1000.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{x:.1} {}", units[u])
+    }
+}
+
+/// Seconds with a unit: "12.3 us", "4.56 ms".
+pub fn seconds(t: f64) -> String {
+    if t == 0.0 {
+        "0".into()
+    } else if t < 1e-3 {
+        format!("{:.1} us", t * 1e6)
+    } else if t < 1.0 {
+        format!("{:.2} ms", t * 1e3)
+    } else {
+        format!("{t:.2} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_for_people() {
+        assert_eq!(group(1234567), "1,234,567");
+        assert_eq!(group(999), "999");
+        assert_eq!(bytes(1536), "1.5 KB");
+        assert_eq!(bytes(999), "999 B");
+        assert_eq!(seconds(1.23e-5), "12.3 us");
+        assert_eq!(seconds(4.567e-3), "4.57 ms");
+        assert_eq!(base_name("a/beam_tet_2k.mtx.gz"), "beam_tet_2k");
+        assert!(ChartFormat::of(Path::new("x.jpg")).is_err());
+        assert_eq!(
+            ChartFormat::of(Path::new("x.SVG")).unwrap(),
+            ChartFormat::Svg
+        );
+    }
 }

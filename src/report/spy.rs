@@ -10,7 +10,7 @@ use std::path::Path;
 use plotters::prelude::*;
 use rayon::prelude::*;
 
-use super::ChartFormat;
+use super::{group, ChartFormat, Drawn, ReportError};
 use crate::matrix::{Csr, Matrix};
 
 /// Nonzero counts of a `bins_r x bins_c` grid of blocks of `cell` x `cell`
@@ -51,7 +51,7 @@ pub fn bin(a: &Csr, max_bins: usize) -> SpyGrid {
 }
 
 /// Draw the spy plot of `m` to `path` (.png or .svg), written atomically.
-pub fn draw(path: &Path, m: &Matrix) -> Result<(), String> {
+pub fn draw(path: &Path, m: &Matrix) -> Result<(), ReportError> {
     let format = ChartFormat::of(path)?;
     // SVG draws one element per cell: keep it smaller.
     let grid = bin(&m.csr, if format == ChartFormat::Svg { 200 } else { 600 });
@@ -78,12 +78,11 @@ fn render<DB: DrawingBackend>(
     root: DrawingArea<DB, plotters::coord::Shift>,
     m: &Matrix,
     g: &SpyGrid,
-) -> Result<(), String>
+) -> Drawn
 where
     DB::ErrorType: 'static,
 {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    root.fill(&WHITE).map_err(err)?;
+    root.fill(&WHITE)?;
     let (rows, cols, nnz) = (m.csr.rows(), m.csr.cols(), m.csr.nnz());
     let title = format!(
         "{}: {} x {}, {} nonzeros",
@@ -104,8 +103,7 @@ where
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(70)
-        .build_cartesian_2d(0f64..cols as f64, rows as f64..0f64)
-        .map_err(err)?;
+        .build_cartesian_2d(0f64..cols as f64, rows as f64..0f64)?;
     chart
         .configure_mesh()
         .disable_mesh()
@@ -114,56 +112,38 @@ where
         .x_label_formatter(&|v| group(*v as usize))
         .y_label_formatter(&|v| group(*v as usize))
         .label_style(("sans-serif", 14))
-        .draw()
-        .map_err(err)?;
+        .draw()?;
     let max = g.counts.iter().copied().max().unwrap_or(0).max(1) as f64;
     let cell = g.cell as f64;
-    chart
-        .draw_series(
-            g.counts
-                .iter()
-                .enumerate()
-                .filter(|(_, &c)| c > 0)
-                .map(|(k, &c)| {
-                    let (br, bc) = ((k / g.bins_c) as f64, (k % g.bins_c) as f64);
-                    let t = if max > 1.0 {
-                        (c as f64).ln_1p() / max.ln_1p()
-                    } else {
-                        1.0
-                    };
-                    let shade = RGBColor(
-                        (200.0 - 170.0 * t) as u8,
-                        (215.0 - 160.0 * t) as u8,
-                        (240.0 - 110.0 * t) as u8,
-                    );
-                    let x1 = ((bc + 1.0) * cell).min(cols as f64);
-                    let y1 = ((br + 1.0) * cell).min(rows as f64);
-                    Rectangle::new([(bc * cell, br * cell), (x1, y1)], shade.filled())
-                }),
-        )
-        .map_err(err)?;
-    bottom
-        .draw_text(
-            &note,
-            &("sans-serif", 14).into_font().color(&BLACK.mix(0.7)),
-            (82, 8),
-        )
-        .map_err(err)?;
-    root.present().map_err(err)?;
+    chart.draw_series(
+        g.counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(k, &c)| {
+                let (br, bc) = ((k / g.bins_c) as f64, (k % g.bins_c) as f64);
+                let t = if max > 1.0 {
+                    (c as f64).ln_1p() / max.ln_1p()
+                } else {
+                    1.0
+                };
+                let shade = RGBColor(
+                    (200.0 - 170.0 * t) as u8,
+                    (215.0 - 160.0 * t) as u8,
+                    (240.0 - 110.0 * t) as u8,
+                );
+                let x1 = ((bc + 1.0) * cell).min(cols as f64);
+                let y1 = ((br + 1.0) * cell).min(rows as f64);
+                Rectangle::new([(bc * cell, br * cell), (x1, y1)], shade.filled())
+            }),
+    )?;
+    bottom.draw_text(
+        &note,
+        &("sans-serif", 14).into_font().color(&BLACK.mix(0.7)),
+        (82, 8),
+    )?;
+    root.present()?;
     Ok(())
-}
-
-/// 1234567 -> "1,234,567".
-pub fn group(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (k, ch) in s.chars().enumerate() {
-        if k > 0 && (s.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -208,6 +188,7 @@ mod tests {
         assert!(svg.contains("gen:elasticity3d:3"));
         assert!(draw(&d.path().join("s.jpg"), &m)
             .unwrap_err()
+            .to_string()
             .contains(".png or .svg"));
         assert_eq!(std::fs::read_dir(d.path()).unwrap().count(), 2);
     }

@@ -1,15 +1,43 @@
-//! Routed link loads: every network message is routed over the router box
-//! in dimension order (x, then y, then z; no wrap-around, as
-//! [`Machine::hops`]) and its bytes are added to each directed link it
-//! crosses. The busiest link bounds the time the network needs:
-//! `delta * max_link_bytes`, beside EuroMPI'18's estimate
-//! `delta * h^3 * B / routers` (eq. 7), which spreads the bytes evenly.
+//! `routed`: routed link loads. Every network message is routed over the
+//! router box in dimension order ([`crate::machine::Places::route`]) and
+//! its bytes are added to each directed link it crosses. The busiest link
+//! bounds the time the network needs: `delta * max_link_bytes`, beside
+//! EuroMPI'18's estimate `delta * h^3 * B / routers` (eq. 7), which spreads
+//! the bytes evenly.
 
 use serde::Serialize;
 
+use super::{Charge, Detail, Figure, Slot, Term};
 use crate::comm::Pattern;
-use crate::machine::{Locality, Machine};
+use crate::machine::{Locality, Places};
+use crate::model::Exchange;
 
+/// The routed-contention term.
+pub static TERM: Term = Term {
+    name: "routed",
+    aliases: &[],
+    about: "delta x bytes on the busiest directed link under dimension-order routing",
+    slot: Slot::Extra,
+    column: "routed",
+    header: "routed",
+    legend: "routed contention",
+    details: &[Detail {
+        json: "max_link_bytes",
+        csv: None,
+        header: None,
+    }],
+    charge,
+};
+
+fn charge(x: &Exchange) -> Charge {
+    let loads = link_loads(x.pattern, x.places);
+    Charge {
+        seconds: x.machine.params.delta * loads.max_link_bytes as f64,
+        details: vec![Figure::Peak(loads.max_link_bytes)],
+    }
+}
+
+/// What the directed links of the router box carry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct LinkLoads {
     /// Bytes on the busiest directed link.
@@ -20,13 +48,12 @@ pub struct LinkLoads {
     pub link_bytes: u64,
 }
 
-/// Loads of the directed links of router box `b` (normally
-/// [`Machine::router_box`]).
-pub fn link_loads(pat: &Pattern, m: &Machine, b: [usize; 3]) -> LinkLoads {
-    let mut load = vec![0u64; links(b)];
+/// Loads of the directed links under dimension-order routing.
+pub fn link_loads(pat: &Pattern, places: &Places) -> LinkLoads {
+    let mut load = vec![0u64; places.links()];
     for msg in &pat.messages {
-        if msg.locality == Locality::Network {
-            route(m, b, msg.from, msg.to, |link| load[link] += msg.bytes);
+        if places.locality(msg.from, msg.to) == Locality::Network {
+            places.route(msg.from, msg.to, |link| load[link] += msg.bytes);
         }
     }
     LinkLoads {
@@ -36,36 +63,11 @@ pub fn link_loads(pat: &Pattern, m: &Machine, b: [usize; 3]) -> LinkLoads {
     }
 }
 
-/// Directed links of router box `b`.
-pub fn links(b: [usize; 3]) -> usize {
-    b[0] * b[1] * b[2] * 6
-}
-
-/// Calls `visit` with each directed link (index below [`links`]) the
-/// dimension-order route from rank `from` to rank `to` crosses.
-pub fn route(m: &Machine, b: [usize; 3], from: u32, to: u32, mut visit: impl FnMut(usize)) {
-    // Link (router, dimension, direction) at (r * 3 + d) * 2 + up.
-    let index = |c: [usize; 3]| c[0] + b[0] * (c[1] + b[1] * c[2]);
-    let router = |rank: u32| m.node_of(rank as usize) / m.nodes_per_router;
-    let mut c = m.router_coords(router(from), b);
-    let to = m.router_coords(router(to), b);
-    for d in 0..3 {
-        while c[d] != to[d] {
-            let up = to[d] > c[d];
-            visit((index(c) * 3 + d) * 2 + up as usize);
-            if up {
-                c[d] += 1;
-            } else {
-                c[d] -= 1;
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::comm::{Message, Op, Protocol};
+    use crate::comm::{Message, Op};
+    use crate::machine::Machine;
 
     /// 8 nodes x 2 ranks, 2 nodes per router: router `k` holds ranks
     /// `4k .. 4k + 3`.
@@ -88,9 +90,6 @@ mod tests {
                     from,
                     to,
                     bytes,
-                    locality: Locality::Network,
-                    protocol: Protocol::Short,
-                    hops: 0,
                     runs: 1,
                 })
                 .collect(),
@@ -102,12 +101,18 @@ mod tests {
         // 4x1x1: every rank of Gemini 0 sends 100 B to one of Gemini 2,
         // every rank of Gemini 1 to one of Gemini 3. Links 0->1 and 2->3
         // carry 400 B each, the middle link 1->2 all 800 B.
-        let m = machine();
+        let m = Machine {
+            nodes: 8,
+            ..machine()
+        };
+        let mut places = m.places();
+        places.router_box = [4, 1, 1];
+        places.coords = (0..8).map(|n| [n / 2, 0, 0]).collect();
         let sends: Vec<_> = (0..4)
             .map(|i| (i, i + 8, 100))
             .chain((4..8).map(|i| (i, i + 8, 100)))
             .collect();
-        let l = link_loads(&pattern(&sends), &m, [4, 1, 1]);
+        let l = link_loads(&pattern(&sends), &places);
         assert_eq!(l.max_link_bytes, 800);
         assert_eq!(l.links_used, 3);
         assert_eq!(l.link_bytes, 400 + 800 + 400);
@@ -120,16 +125,14 @@ mod tests {
         // 1 -> 2 (100 B): -x from 1, then +y from 0.
         // 0 -> 1 (50 B): +x from 0, shared with the first.
         let m = machine();
-        let l = link_loads(
-            &pattern(&[(0, 12, 200), (4, 8, 100), (1, 5, 50)]),
-            &m,
-            [2, 2, 1],
-        );
+        assert_eq!(m.router_box(), [2, 2, 1]);
+        let places = m.places();
+        let l = link_loads(&pattern(&[(0, 12, 200), (4, 8, 100), (1, 5, 50)]), &places);
         assert_eq!(l.max_link_bytes, 250);
         assert_eq!(l.links_used, 4);
         assert_eq!(l.link_bytes, 2 * 200 + 2 * 100 + 50);
         // Messages on one router, or between ranks of one node, load nothing.
-        let local = link_loads(&pattern(&[(0, 3, 1000)]), &m, [2, 2, 1]);
+        let local = link_loads(&pattern(&[(0, 3, 1000)]), &places);
         assert_eq!(local.max_link_bytes, 0);
     }
 }

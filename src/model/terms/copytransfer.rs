@@ -1,6 +1,6 @@
-//! Copy-transfer (Stricker and Gross, ISCA 1995) as the rate term
-//! `copytransfer`: a message of `s` bytes takes `s / |Q|`, `|Q|` the
-//! throughput of its transfer composed from basic ones ([`classic`]):
+//! `copytransfer`: copy-transfer (Stricker and Gross, ISCA 1995) as a rate
+//! term: a message of `s` bytes takes `s / |Q|`, `|Q|` the
+//! throughput of its transfer composed from basic ones ([`crate::model::classic`]):
 //!
 //! - buffer packing `xQ1 = xC1 . (1S0 || Nd || 0D1) . 1C1`: gather into a
 //!   buffer, send it, copy it out;
@@ -13,7 +13,7 @@
 //! `xS0`), so one run is `1C1` and one word per run `wC1`. `Nd` is read
 //! at the message's congestion, interpolated in `log c` and shared fairly
 //! beyond the table: the most ranks that send across one link of its
-//! dimension-order route ([`routed::route`]). A rank sends its messages
+//! dimension-order route ([`crate::machine::Places::route`]). A rank sends its messages
 //! one after another (as in the max-rate term), so each sender is one
 //! stream on a link, however many messages it routes there. On a node the transfer is
 //! a copy through shared memory at the locality's rendezvous `R_b`, which
@@ -24,19 +24,66 @@
 
 use serde::Serialize;
 
-use super::{classic, routed};
+use super::{Charge, Detail, Figure, Slot, Term};
 use crate::comm::{Message, Pattern};
-use crate::machine::{CopyRates, Locality, Machine};
+use crate::machine::{CopyRates, Locality, Machine, Places};
+use crate::model::{classic, Exchange};
+
+/// The copy-transfer rate term.
+pub static TERM: Term = Term {
+    name: "copytransfer",
+    aliases: &[],
+    about: "copy-transfer throughputs, the cheaper of buffer packing and chained \
+            transfers (Stricker and Gross 1995)",
+    slot: Slot::Rate,
+    column: "max_rate",
+    header: "copy-transfer",
+    legend: "copy-transfer",
+    details: &[
+        Detail {
+            json: "copy_transfer.packing",
+            csv: Some("copy_packing"),
+            header: Some("packing"),
+        },
+        Detail {
+            json: "copy_transfer.chained",
+            csv: Some("copy_chained"),
+            header: Some("chained"),
+        },
+        Detail {
+            json: "copy_transfer.cheaper",
+            csv: Some("copy_cheaper"),
+            header: Some("cheaper"),
+        },
+    ],
+    charge,
+};
+
+fn charge(x: &Exchange) -> Charge {
+    let c = copy_transfer(x.pattern, x.machine, x.places);
+    Charge {
+        seconds: c.time(),
+        details: vec![
+            Figure::Seconds(c.packing),
+            Figure::Seconds(c.chained),
+            Figure::Choice(c.cheaper),
+        ],
+    }
+}
 
 /// Both strategies on one operation, and which is cheaper.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct CopyTransfer {
+    /// The slowest sender's time with buffer packing.
     pub packing: f64,
+    /// The slowest sender's time with chained transfers.
     pub chained: f64,
+    /// `packing` or `chained`.
     pub cheaper: &'static str,
 }
 
 impl CopyTransfer {
+    /// The cheaper strategy's time.
     pub fn time(&self) -> f64 {
         self.packing.min(self.chained)
     }
@@ -57,9 +104,10 @@ pub fn network_rate(r: &CopyRates, c: f64) -> f64 {
     rates[k] + w * (rates[k + 1] - rates[k])
 }
 
-/// Throughputs `(xQ1, xQ'1)` of one message (bytes/s); `network` is `Nd`
-/// for a network message and the locality's rendezvous `R_b` on a node.
-pub fn message_rates(r: &CopyRates, msg: &Message, network: f64) -> (f64, f64) {
+/// Throughputs `(xQ1, xQ'1)` of one message (bytes/s) of `locality`;
+/// `network` is `Nd` for a network message and the locality's rendezvous
+/// `R_b` on a node.
+fn message_rates(r: &CopyRates, msg: &Message, locality: Locality, network: f64) -> (f64, f64) {
     let words = msg.bytes as f64 / 8.0;
     let f = if words > 1.0 {
         ((msg.runs.max(1) as f64 - 1.0) / (words - 1.0)).clamp(0.0, 1.0)
@@ -67,7 +115,7 @@ pub fn message_rates(r: &CopyRates, msg: &Message, network: f64) -> (f64, f64) {
         0.0
     };
     let mix = |contiguous: f64, indexed: f64| 1.0 / ((1.0 - f) / contiguous + f / indexed);
-    let (send, deposit, send_x) = if msg.locality == Locality::Network {
+    let (send, deposit, send_x) = if locality == Locality::Network {
         (r.send, r.deposit, mix(r.send, r.send_indexed))
     } else {
         (network, network, mix(network, r.copy_indexed))
@@ -79,19 +127,20 @@ pub fn message_rates(r: &CopyRates, msg: &Message, network: f64) -> (f64, f64) {
     )
 }
 
-pub fn copy_transfer(pat: &Pattern, m: &Machine) -> CopyTransfer {
+/// Both strategies' slowest sender on `pat`.
+pub fn copy_transfer(pat: &Pattern, m: &Machine, places: &Places) -> CopyTransfer {
     let rates = m.params.copy_rates();
-    let b = m.router_box();
     let mut order: Vec<&Message> = pat.messages.iter().collect();
     if !pat.is_by_sender() {
         order.sort_by_key(|msg| msg.from);
     }
+    let network = |msg: &Message| places.locality(msg.from, msg.to) == Locality::Network;
     // Senders per link, each counted once (`last` is the latest sender).
-    let mut sharing = vec![0u32; routed::links(b)];
-    let mut last = vec![u32::MAX; routed::links(b)];
+    let mut sharing = vec![0u32; places.links()];
+    let mut last = vec![u32::MAX; places.links()];
     for msg in order {
-        if msg.locality == Locality::Network {
-            routed::route(m, b, msg.from, msg.to, |l| {
+        if network(msg) {
+            places.route(msg.from, msg.to, |l| {
                 if last[l] != msg.from {
                     last[l] = msg.from;
                     sharing[l] += 1;
@@ -102,14 +151,15 @@ pub fn copy_transfer(pat: &Pattern, m: &Machine) -> CopyTransfer {
     let mut packing = vec![0.0f64; m.ranks()];
     let mut chained = vec![0.0f64; m.ranks()];
     for msg in &pat.messages {
-        let network = if msg.locality == Locality::Network {
+        let locality = places.locality(msg.from, msg.to);
+        let network = if locality == Locality::Network {
             let mut c = 1u32;
-            routed::route(m, b, msg.from, msg.to, |l| c = c.max(sharing[l]));
+            places.route(msg.from, msg.to, |l| c = c.max(sharing[l]));
             network_rate(&rates, c as f64)
         } else {
-            m.params.rates(msg.locality).rend.rate
+            m.params.rates(locality).rend.rate
         };
-        let (q, q_chained) = message_rates(&rates, msg, network);
+        let (q, q_chained) = message_rates(&rates, msg, locality, network);
         let s = msg.bytes as f64;
         packing[msg.from as usize] += s / q;
         chained[msg.from as usize] += s / q_chained;
@@ -130,7 +180,7 @@ pub fn copy_transfer(pat: &Pattern, m: &Machine) -> CopyTransfer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::comm::{Op, Protocol};
+    use crate::comm::Op;
 
     /// The T3D's rates (MB/s, Stricker and Gross) on 8 nodes x 2 ranks,
     /// 2 nodes per router: router `k` holds ranks `4k .. 4k + 3`.
@@ -154,14 +204,11 @@ mod tests {
         m
     }
 
-    fn msg(from: u32, to: u32, bytes: u64, runs: u32, locality: Locality) -> Message {
+    fn msg(from: u32, to: u32, bytes: u64, runs: u32) -> Message {
         Message {
             from,
             to,
             bytes,
-            locality,
-            protocol: Protocol::Rend,
-            hops: 1,
             runs,
         }
     }
@@ -188,13 +235,10 @@ mod tests {
         // across the one link 0->1, so congestion 2 and Nd = 69.
         let pat = Pattern {
             op: Op::Spmv,
-            messages: vec![
-                msg(0, 4, 8192, 1, Locality::Network),
-                msg(1, 5, 8192, 1024, Locality::Network),
-            ],
+            messages: vec![msg(0, 4, 8192, 1), msg(1, 5, 8192, 1024)],
         };
         assert_eq!(m.router_box(), [2, 2, 1]);
-        let c = copy_transfer(&pat, &m);
+        let c = copy_transfer(&pat, &m, &m.places());
         // Rank 0, contiguous: 1Q1 = 1/(1/93 + 1/min(126, 69, 142) + 1/93),
         // 1Q'1 = min(126, 69, 142). Rank 1, one word per run (x = w):
         // wQ1 = 1/(1/32.9 + 1/69 + 1/93), wQ'1 = min(32, 69, 142).
@@ -208,12 +252,9 @@ mod tests {
         // leave it uncongested (Nd = 142, 1S0 = 126 binds chained).
         let one = Pattern {
             op: Op::Spmv,
-            messages: vec![
-                msg(0, 5, 8192, 1, Locality::Network),
-                msg(0, 4, 8192, 1, Locality::Network),
-            ],
+            messages: vec![msg(0, 5, 8192, 1), msg(0, 4, 8192, 1)],
         };
-        let c = copy_transfer(&one, &m);
+        let c = copy_transfer(&one, &m, &m.places());
         let q = 1.0 / (1.0 / 93.0 + 1.0 / 126.0 + 1.0 / 93.0) * 1e6;
         assert!(close(c.packing, 2.0 * 8192.0 / q), "{c:?}");
         assert!(close(c.chained, 2.0 * 8192.0 / 126e6), "{c:?}");
@@ -223,13 +264,13 @@ mod tests {
     fn derived_blue_waters_rates_on_a_node() {
         let m = Machine::bluewaters();
         // 800 B in 3 runs on a socket: w = 100 words, f = 2 / 99.
-        let one = msg(0, 1, 800, 3, Locality::Socket);
+        let one = msg(0, 1, 800, 3);
         let r = m.params.copy_rates();
         let indexed = 8.0 / (1e-7 + 8.0 / 6.2e9);
         assert!(close(r.copy_indexed, indexed));
         let f = 2.0 / 99.0;
         let x = 1.0 / ((1.0 - f) / 6.2e9 + f / indexed);
-        let (q, q_chained) = message_rates(&r, &one, 6.2e9);
+        let (q, q_chained) = message_rates(&r, &one, Locality::Socket, 6.2e9);
         assert!(close(q, 1.0 / (1.0 / x + 2.0 / 6.2e9)));
         assert!(close(q_chained, x));
     }

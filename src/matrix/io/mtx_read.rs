@@ -1,82 +1,19 @@
 //! Parallel Matrix Market reader.
 //!
-//! The file is memory-mapped (or inflated, for gzip), the header is parsed
-//! sequentially, and the data lines are cut into byte chunks at line
-//! boundaries that rayon parses in parallel. Errors carry a byte offset; the
-//! line number is counted only when an error is reported.
+//! The file's content (memory-mapped or inflated by [`super::read`]) has
+//! its header parsed sequentially, and its data lines are cut into byte
+//! chunks at line boundaries that rayon parses in parallel. Errors carry a
+//! byte offset; the line number is counted only when an error is reported.
 //!
 //! Format: <https://math.nist.gov/MatrixMarket/formats.html>. Accepted:
 //! `matrix coordinate|array real|double|integer|pattern
 //! general|symmetric|skew-symmetric`, `%` comment and blank lines.
 
-use std::fmt;
-use std::fs::File;
-use std::io::Read;
-use std::path::Path;
-
 use rayon::prelude::*;
 
-use super::csr::{self, Triplets};
-use super::{Field, Matrix, Symmetry};
-
-/// A read failure: which file, which line (when one is to blame), what.
-#[derive(Debug)]
-pub struct ReadError {
-    pub path: String,
-    pub line: Option<usize>,
-    pub kind: ErrorKind,
-}
-
-#[derive(Debug, PartialEq)]
-pub enum ErrorKind {
-    Open(String),
-    Empty,
-    Gzip(String),
-    Banner(String),
-    Unsupported(String),
-    Header(String),
-    SizeLine(String),
-    Entry(String),
-    Count { announced: u64, found: u64 },
-}
-
-impl fmt::Display for ReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.path)?;
-        if let Some(line) = self.line {
-            write!(f, ": line {line}")?;
-        }
-        write!(f, ": {}", self.kind)
-    }
-}
-
-impl fmt::Display for ErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ErrorKind::Open(e) => write!(f, "cannot read file: {e}"),
-            ErrorKind::Empty => write!(f, "empty file, expected a Matrix Market header"),
-            ErrorKind::Gzip(e) => write!(f, "truncated or corrupt gzip data ({e})"),
-            ErrorKind::Banner(s) => write!(
-                f,
-                "not a Matrix Market file: the first line must start with '%%MatrixMarket matrix', found '{s}'"
-            ),
-            ErrorKind::Unsupported(s)
-            | ErrorKind::Header(s)
-            | ErrorKind::SizeLine(s)
-            | ErrorKind::Entry(s) => f.write_str(s),
-            ErrorKind::Count { announced, found } if found < announced => write!(
-                f,
-                "the size line announces {announced} entries but the file ends after {found}"
-            ),
-            ErrorKind::Count { announced, .. } => write!(
-                f,
-                "more entries than the {announced} the size line announces"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ReadError {}
+use super::{ErrorKind, ReadError, Values};
+use crate::matrix::csr::{self, Triplets};
+use crate::matrix::{Field, Matrix, Symmetry};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Format {
@@ -95,86 +32,14 @@ struct Header {
     entries: u64,
 }
 
-/// Read a `.mtx` or gzip-compressed `.mtx.gz` file (detected by content).
-/// Values must be finite.
-pub fn read(path: &Path) -> Result<Matrix, ReadError> {
-    read_with(path, Values::Finite)
-}
-
-/// Which values a file may hold.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Values {
-    /// Inputs: `inf` and `nan` are refused.
-    Finite,
-    /// Saved hierarchies: PyAMG's classical interpolation can divide by
-    /// zero, and `--save-levels` writes those weights as `inf`/`NaN`.
-    Any,
-}
-
-/// [`read`], with the value rule chosen.
-pub fn read_with(path: &Path, values: Values) -> Result<Matrix, ReadError> {
-    let name = path.display().to_string();
-    let err = |kind| ReadError {
-        path: name.clone(),
-        line: None,
-        kind,
-    };
-    let file = File::open(path).map_err(|e| err(ErrorKind::Open(io_reason(&e))))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| err(ErrorKind::Open(io_reason(&e))))?;
-    if meta.is_dir() {
-        return Err(err(ErrorKind::Open("is a directory".into())));
-    }
-    if meta.len() == 0 {
-        return Err(err(ErrorKind::Empty));
-    }
-    // SAFETY: the map is read-only; a file truncated under us by another
-    // process is the one case memory maps cannot guard against.
-    let map =
-        unsafe { memmap2::Mmap::map(&file) }.map_err(|e| err(ErrorKind::Open(io_reason(&e))))?;
-    let parsed = if map.starts_with(&[0x1f, 0x8b]) {
-        let bytes = gunzip(&map).map_err(err)?;
-        drop(map);
-        parse_entries(&bytes, &name, values)?
-    } else {
-        let parsed = parse_entries(&map, &name, values)?;
-        drop(map);
-        parsed
-    };
-    // The text (mapped or inflated) is released before assembly: the
-    // peak holds the triplets and the CSR, not the file as well.
-    Ok(parsed.assemble(&name))
-}
-
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".to_string(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => e.to_string(),
-    }
-}
-
-fn gunzip(compressed: &[u8]) -> Result<Vec<u8>, ErrorKind> {
-    // The gzip trailer holds the inflated size mod 2^32: a capacity hint.
-    let hint = compressed
-        .len()
-        .checked_sub(4)
-        .map(|t| u32::from_le_bytes(compressed[t..].try_into().unwrap()) as usize)
-        .unwrap_or(0);
-    let mut out = Vec::with_capacity(hint.min(compressed.len().saturating_mul(16)));
-    flate2::read::MultiGzDecoder::new(compressed)
-        .read_to_end(&mut out)
-        .map_err(|e| ErrorKind::Gzip(e.to_string()))?;
-    if out.is_empty() {
-        return Err(ErrorKind::Empty);
-    }
-    Ok(out)
-}
-
 /// Parse a whole Matrix Market file held in memory; `name` is used in errors.
 pub fn parse(bytes: &[u8], name: &str) -> Result<Matrix, ReadError> {
-    Ok(parse_entries(bytes, name, Values::Finite)?.assemble(name))
+    parse_with(bytes, name, Values::Finite)
+}
+
+/// [`parse`] with the value rule chosen.
+pub fn parse_with(bytes: &[u8], name: &str, values: Values) -> Result<Matrix, ReadError> {
+    Ok(parse_entries(bytes, name, values)?.assemble(name))
 }
 
 /// The checked entries of a file, not yet assembled.
@@ -192,6 +57,7 @@ impl Parsed {
             symmetry: h.symmetry,
             block_size: 1,
             csr: csr::from_triplets(h.rows, h.cols, &self.chunks, h.symmetry),
+            ownership: None,
         }
     }
 }
@@ -214,7 +80,7 @@ fn parse_entries(bytes: &[u8], name: &str, values: Values) -> Result<Parsed, Rea
     let ranges = chunk_ranges(body);
     let chunks = match header.format {
         Format::Coordinate => {
-            let parsed: Vec<Result<Triplets, (usize, String)>> = ranges
+            let parsed: Vec<Result<Triplets, (usize, ErrorKind)>> = ranges
                 .par_iter()
                 .map(|r| {
                     parse_coordinate(&body[r.clone()], &header, values)
@@ -223,8 +89,7 @@ fn parse_entries(bytes: &[u8], name: &str, values: Values) -> Result<Parsed, Rea
                 .collect();
             let mut chunks = Vec::with_capacity(parsed.len());
             for p in parsed {
-                chunks
-                    .push(p.map_err(|(off, msg)| fail(Some(line_of(off)), ErrorKind::Entry(msg)))?);
+                chunks.push(p.map_err(|(off, kind)| fail(Some(line_of(off)), kind))?);
             }
             let found: u64 = chunks.iter().map(|t| t.len() as u64).sum();
             check_count(
@@ -238,7 +103,7 @@ fn parse_entries(bytes: &[u8], name: &str, values: Values) -> Result<Parsed, Rea
             chunks
         }
         Format::Array => {
-            let parsed: Vec<Result<Vec<f64>, (usize, String)>> = ranges
+            let parsed: Vec<Result<Vec<f64>, (usize, ErrorKind)>> = ranges
                 .par_iter()
                 .map(|r| {
                     parse_array(&body[r.clone()], header.field, values)
@@ -248,7 +113,7 @@ fn parse_entries(bytes: &[u8], name: &str, values: Values) -> Result<Parsed, Rea
             let mut values = Vec::new();
             let mut counts = Vec::with_capacity(parsed.len());
             for p in parsed {
-                let v = p.map_err(|(off, msg)| fail(Some(line_of(off)), ErrorKind::Entry(msg)))?;
+                let v = p.map_err(|(off, kind)| fail(Some(line_of(off)), kind))?;
                 counts.push(v.len());
                 values.extend(v);
             }
@@ -524,9 +389,9 @@ fn parse_index(s: &[u8], pos: &mut usize) -> Option<u64> {
 /// Parse a real (or integer) value at `*pos`, followed by whitespace or the
 /// end of the chunk.
 #[inline]
-fn parse_value(s: &[u8], pos: &mut usize, field: Field, values: Values) -> Result<f64, String> {
+fn parse_value(s: &[u8], pos: &mut usize, field: Field, values: Values) -> Result<f64, ErrorKind> {
     let start = *pos;
-    let bad = || format!("value {} is not a number", token_at(s, start));
+    let bad = || ErrorKind::Entry(format!("value {} is not a number", token_at(s, start)));
     let (v, n) = match field {
         Field::Integer => {
             let mut i = start;
@@ -538,12 +403,18 @@ fn parse_value(s: &[u8], pos: &mut usize, field: Field, values: Values) -> Resul
                 i += 1;
             }
             if i == digits {
-                return Err(format!("value {} is not an integer", token_at(s, start)));
+                return Err(ErrorKind::Entry(format!(
+                    "value {} is not an integer",
+                    token_at(s, start)
+                )));
             }
             let text = std::str::from_utf8(&s[start..i]).map_err(|_| bad())?;
-            let v: i64 = text
-                .parse()
-                .map_err(|_| format!("integer value {} is out of range", token_at(s, start)))?;
+            let v: i64 = text.parse().map_err(|_| {
+                ErrorKind::Entry(format!(
+                    "integer value {} is out of range",
+                    token_at(s, start)
+                ))
+            })?;
             (v as f64, i - start)
         }
         _ => fast_float2::parse_partial::<f64, _>(&s[start..]).map_err(|_| bad())?,
@@ -553,10 +424,10 @@ fn parse_value(s: &[u8], pos: &mut usize, field: Field, values: Values) -> Resul
         return Err(bad());
     }
     if !v.is_finite() && values == Values::Finite {
-        return Err(format!(
+        return Err(ErrorKind::Entry(format!(
             "value {} is not a finite number",
             token_at(s, start)
-        ));
+        )));
     }
     *pos = end;
     Ok(v)
@@ -571,18 +442,21 @@ fn skip_blanks(s: &[u8], pos: &mut usize) {
 
 /// Skip to the start of the next line if the rest of this one is blank.
 #[inline]
-fn end_of_line(s: &[u8], pos: &mut usize) -> Result<(), String> {
+fn end_of_line(s: &[u8], pos: &mut usize) -> Result<(), ErrorKind> {
     skip_blanks(s, pos);
     if *pos < s.len() && s[*pos] != b'\n' {
-        return Err(format!("unexpected extra field {}", token_at(s, *pos)));
+        return Err(ErrorKind::Entry(format!(
+            "unexpected extra field {}",
+            token_at(s, *pos)
+        )));
     }
     *pos += 1;
     Ok(())
 }
 
 /// Parse coordinate lines `I J [V]` of one chunk into 0-based triplets.
-/// Errors are (offset in chunk, message).
-fn parse_coordinate(s: &[u8], h: &Header, values: Values) -> Result<Triplets, (usize, String)> {
+/// Errors are (offset in chunk, what).
+fn parse_coordinate(s: &[u8], h: &Header, values: Values) -> Result<Triplets, (usize, ErrorKind)> {
     // One entry a line: counting lines first (memchr, ~10 GB/s) spares the
     // reallocations of growing vectors.
     let lines = memchr::memchr_iter(b'\n', s).count() + 1;
@@ -602,7 +476,7 @@ fn parse_coordinate(s: &[u8], h: &Header, values: Values) -> Result<Triplets, (u
             pos = memchr::memchr(b'\n', &s[pos..]).map_or(s.len(), |k| pos + k + 1);
             continue;
         }
-        let fail = |msg: String| (line, msg);
+        let fail = |kind: ErrorKind| (line, kind);
         let row = index(s, &mut pos, "row", h.rows).map_err(fail)?;
         skip_blanks(s, &mut pos);
         let col = index(s, &mut pos, "column", h.cols).map_err(fail)?;
@@ -611,16 +485,18 @@ fn parse_coordinate(s: &[u8], h: &Header, values: Values) -> Result<Triplets, (u
         } else {
             skip_blanks(s, &mut pos);
             if pos >= s.len() || s[pos] == b'\n' {
-                return Err(fail("missing value: expected 'ROW COL VALUE'".into()));
+                return Err(fail(ErrorKind::Entry(
+                    "missing value: expected 'ROW COL VALUE'".into(),
+                )));
             }
             parse_value(s, &mut pos, h.field, values).map_err(fail)?
         };
         if h.symmetry == Symmetry::SkewSymmetric && row == col {
-            return Err(fail(format!(
+            return Err(fail(ErrorKind::Entry(format!(
                 "diagonal entry ({}, {}) in a skew-symmetric file, whose diagonal is zero and not stored",
                 row + 1,
                 col + 1
-            )));
+            ))));
         }
         end_of_line(s, &mut pos).map_err(fail)?;
         out.push(row, col, val);
@@ -630,26 +506,27 @@ fn parse_coordinate(s: &[u8], h: &Header, values: Values) -> Result<Triplets, (u
 
 /// Parse a 1-based index bounded by `n`, returned 0-based.
 #[inline(always)]
-fn index(s: &[u8], pos: &mut usize, what: &str, n: usize) -> Result<u32, String> {
+fn index(s: &[u8], pos: &mut usize, what: &str, n: usize) -> Result<u32, ErrorKind> {
     let start = *pos;
-    match parse_index(s, pos) {
-        Some(v) if v >= 1 && v <= n as u64 => Ok((v - 1) as u32),
-        Some(_) => Err(format!(
+    let problem = match parse_index(s, pos) {
+        Some(v) if v >= 1 && v <= n as u64 => return Ok((v - 1) as u32),
+        Some(_) => format!(
             "{what} index {} is out of range 1..={n} (indices are 1-based)",
             String::from_utf8_lossy(&s[start..*pos])
-        )),
+        ),
         None if start >= s.len() || s[start] == b'\n' => {
-            Err(format!("missing {what} index: expected 'ROW COL VALUE'"))
+            format!("missing {what} index: expected 'ROW COL VALUE'")
         }
-        None => Err(format!(
+        None => format!(
             "{what} index {} is not a positive integer",
             token_at(s, start)
-        )),
-    }
+        ),
+    };
+    Err(ErrorKind::Entry(problem))
 }
 
 /// Parse the values of an array chunk (any number per line).
-fn parse_array(s: &[u8], field: Field, values: Values) -> Result<Vec<f64>, (usize, String)> {
+fn parse_array(s: &[u8], field: Field, values: Values) -> Result<Vec<f64>, (usize, ErrorKind)> {
     let mut out = Vec::with_capacity(s.len() / 24);
     let mut pos = 0;
     let mut line = 0;

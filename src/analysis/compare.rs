@@ -1,0 +1,192 @@
+//! One hierarchy, several ways to run it: each [`Variant`] sets the fine
+//! partition, the coarse rule, the placement and the strategy, and is
+//! analysed like `analyze` does (spmv and spgemm; ptap is the same under
+//! every strategy and is left out).
+
+use clap::ValueEnum;
+
+use super::{analyze, Analysis, AnalysisError, Options};
+use crate::amg::Hierarchy;
+use crate::comm::node_aware::Strategy;
+use crate::machine::{Machine, Placement};
+use crate::model::Model;
+use crate::partition::methods::MethodOptions;
+use crate::partition::{CoarseRule, Fine, Layout, PartitionError};
+
+/// One way to run the hierarchy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    /// How it was written, `key=value,...`.
+    pub name: String,
+    /// Fine partition (default `contiguous`).
+    pub partition: Fine,
+    /// Exchange strategy (default `standard`).
+    pub strategy: Strategy,
+    /// Placement, if not the machine's.
+    pub placement: Option<Placement>,
+    /// Coarse levels (default `inherit`).
+    pub coarse: CoarseRule,
+}
+
+/// A `--variants` that does not parse.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum VariantError {
+    /// Not `key=value`.
+    #[error("--variants: '{0}' is not key=value")]
+    NotKeyValue(String),
+    /// A key that is not one of the four.
+    #[error(
+        "--variants: unknown key '{0}' (known: partition, strategy, placement, coarse-partition)"
+    )]
+    UnknownKey(String),
+    /// A value its key does not take.
+    #[error("--variants: unknown {key} '{value}' (known: {known})")]
+    UnknownValue {
+        /// The key.
+        key: &'static str,
+        /// The value given.
+        value: String,
+        /// The values it takes.
+        known: String,
+    },
+    /// A partition that is neither a method nor an existing file.
+    #[error("--variants: partition '{value}' is neither a method ({known}) nor a file")]
+    Partition {
+        /// The value given.
+        value: String,
+        /// The methods.
+        known: String,
+    },
+    /// Nothing given.
+    #[error("--variants: no variant given")]
+    Empty,
+}
+
+fn value<T: ValueEnum>(key: &'static str, v: &str) -> Result<T, VariantError> {
+    T::from_str(v, false).map_err(|_| VariantError::UnknownValue {
+        key,
+        value: v.to_string(),
+        known: crate::value_names::<T>(),
+    })
+}
+
+/// Variants separated by `;`, each a `,`-separated list of `key=value`
+/// with keys `partition` (a method or a file, which must exist),
+/// `strategy`, `placement` (`random` with seed 0), `coarse-partition`.
+pub fn parse_variants(spec: &str) -> Result<Vec<Variant>, VariantError> {
+    let mut out = Vec::new();
+    for v in spec.split(';').map(str::trim).filter(|v| !v.is_empty()) {
+        let mut var = Variant {
+            name: v.to_string(),
+            partition: Fine::Method(crate::partition::methods::Method::Contiguous),
+            strategy: Strategy::Standard,
+            placement: None,
+            coarse: CoarseRule::Inherit,
+        };
+        for kv in v.split(',').map(str::trim) {
+            let (k, val) = kv
+                .split_once('=')
+                .ok_or_else(|| VariantError::NotKeyValue(kv.to_string()))?;
+            let val = val.trim();
+            match k.trim() {
+                "partition" => {
+                    var.partition = Fine::parse(val);
+                    if let Fine::File(path) = &var.partition {
+                        if !path.exists() {
+                            return Err(VariantError::Partition {
+                                value: val.to_string(),
+                                known: crate::value_names::<crate::partition::methods::Method>(),
+                            });
+                        }
+                    }
+                }
+                "strategy" => var.strategy = value("strategy", val)?,
+                "placement" => var.placement = Some(value("placement", val)?),
+                "coarse-partition" => var.coarse = value("coarse-partition", val)?,
+                other => return Err(VariantError::UnknownKey(other.to_string())),
+            }
+        }
+        out.push(var);
+    }
+    if out.is_empty() {
+        return Err(VariantError::Empty);
+    }
+    Ok(out)
+}
+
+/// A variant and what it gives.
+#[derive(Clone, Debug)]
+pub struct VariantAnalysis {
+    /// The variant.
+    pub variant: Variant,
+    /// Its levels.
+    pub analysis: Analysis,
+}
+
+/// A variant that cannot be run.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    /// Its partition cannot be had.
+    #[error(transparent)]
+    Partition(#[from] PartitionError),
+    /// Its layout does not fit.
+    #[error(transparent)]
+    Analysis(#[from] AnalysisError),
+}
+
+/// Every variant on `base` (whose placement a variant may replace),
+/// charged with `model`; partition methods use `methods`.
+pub fn compare(
+    h: &Hierarchy,
+    base: &Machine,
+    variants: &[Variant],
+    model: &Model,
+    methods: &MethodOptions,
+    mut progress: impl FnMut(&Variant),
+) -> Result<Vec<VariantAnalysis>, CompareError> {
+    let mut out = Vec::new();
+    for v in variants {
+        progress(v);
+        let mut m = base.clone();
+        if let Some(p) = v.placement {
+            m.placement = p;
+        }
+        let fine = v.partition.partition(&h.levels[0].a, &m, methods)?;
+        let layout = Layout::new(h, fine, v.coarse);
+        let o = Options {
+            model: model.clone(),
+            strategy: v.strategy,
+            ptap: false,
+            keep_patterns: false,
+        };
+        out.push(VariantAnalysis {
+            variant: v.clone(),
+            analysis: analyze(h, &layout, &m, &o)?,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variants_parse_and_name_what_is_wrong() {
+        let v = parse_variants("partition=metis,strategy=node-aware-3; placement=random").unwrap();
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].name, "partition=metis,strategy=node-aware-3");
+        assert_eq!(v[0].strategy, Strategy::NodeAware3);
+        assert_eq!(v[1].placement, Some(Placement::Random { seed: 0 }));
+        let e = |s: &str| parse_variants(s).unwrap_err().to_string();
+        assert_eq!(
+            e("strategy=teleport"),
+            "--variants: unknown strategy 'teleport' (known: standard, node-aware-2, node-aware-3)"
+        );
+        assert!(e("colour=red").contains("unknown key 'colour'"));
+        assert!(e("partition=nowhere.part").contains("neither a method"));
+        assert!(e("metis").contains("'metis' is not key=value"));
+        assert_eq!(e(" ; "), "--variants: no variant given");
+        assert!(e("coarse-partition=up").contains("(known: inherit, rebalance)"));
+    }
+}

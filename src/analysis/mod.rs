@@ -1,0 +1,358 @@
+//! Stage 7: a hierarchy through partition, comm and model. [`analyze`]
+//! extracts every level's messages (spmv, spgemm, and ptap when asked),
+//! summarises them (MODEL.md's figures) and charges them with a model,
+//! under a communication strategy; it returns plain data ([`Analysis`]),
+//! which `report` renders. [`compare`] runs it for several variants of
+//! partition, placement and strategy.
+
+mod compare;
+
+use std::path::Path;
+use std::time::Instant;
+
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
+
+pub use compare::{compare, parse_variants, CompareError, Variant, VariantAnalysis, VariantError};
+
+use crate::amg::Hierarchy;
+use crate::comm::io::PatternError;
+use crate::comm::node_aware::{self, Strategy};
+use crate::comm::{self, Op, Pattern, Summary};
+use crate::machine::{Machine, Places};
+use crate::model::{self, Cost, Exchange, Model};
+use crate::partition::Layout;
+
+/// What to charge and how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// The cost terms.
+    pub model: Model,
+    /// How spmv and spgemm exchange their values (ptap is always
+    /// standard).
+    pub strategy: Strategy,
+    /// Also extract and charge `P^T (A P)` on every level but the last.
+    pub ptap: bool,
+    /// Keep every operation's messages in the result
+    /// ([`OpAnalysis::patterns`]), for saving or drawing them.
+    pub keep_patterns: bool,
+}
+
+impl Default for Options {
+    /// MODEL.md's model, standard exchanges, ptap included, patterns not
+    /// kept.
+    fn default() -> Options {
+        Options {
+            model: Model::default(),
+            strategy: Strategy::Standard,
+            ptap: true,
+            keep_patterns: false,
+        }
+    }
+}
+
+/// A layout made for another machine.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum AnalysisError {
+    /// The layout's rank count is not the machine's.
+    #[error("the row partition is for {layout} ranks, the machine has {machine}")]
+    Ranks {
+        /// Ranks of the layout.
+        layout: usize,
+        /// Ranks of the machine.
+        machine: usize,
+    },
+    /// The layout has not one partition per level.
+    #[error("the row partition has {layout} levels, the hierarchy {hierarchy}")]
+    Levels {
+        /// Levels of the layout.
+        layout: usize,
+        /// Levels of the hierarchy.
+        hierarchy: usize,
+    },
+}
+
+/// Every level's communication and its modeled cost.
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    /// Level 0 (finest) first.
+    pub levels: Vec<LevelAnalysis>,
+    /// Wall seconds spent extracting and charging.
+    #[serde(skip)]
+    pub seconds: StageSeconds,
+}
+
+impl Analysis {
+    /// Writes the spmv and spgemm patterns of every level (kept by
+    /// [`Options::keep_patterns`]) as the folder `dir`, one file per level
+    /// and operation in [`comm::io`]'s format with `m`'s rank layout. The
+    /// folder is built beside `dir` and swapped in whole; one that holds
+    /// anything but pattern files is refused ([`comm::io::check_folder`]).
+    pub fn save_patterns(
+        &self,
+        dir: &Path,
+        m: &Machine,
+        strategy: Strategy,
+    ) -> Result<(), PatternError> {
+        comm::io::check_folder(dir)?;
+        let io = |source| PatternError::Io {
+            path: dir.display().to_string(),
+            source,
+        };
+        let fill = |tmp: &Path| {
+            for l in &self.levels {
+                for o in l.ops.iter().filter(|o| o.op != Op::Ptap) {
+                    let path = tmp.join(comm::io::file_name(l.level, o.op));
+                    comm::io::write(&path, l.level, o.op, strategy, m, &o.patterns)?;
+                }
+            }
+            Ok(())
+        };
+        crate::output::write_folder(dir, fill, io)
+    }
+
+    /// Writes each kept pattern's process graph as Graphviz DOT into
+    /// `dir`: `level{l}_{op}.dot`, or `level{l}_{op}_{step}.dot` for the
+    /// steps of a node-aware strategy.
+    pub fn save_dot(&self, dir: &Path, m: &Machine) -> Result<(), PatternError> {
+        let io = |path: &Path| {
+            let path = path.display().to_string();
+            move |source| PatternError::Io { path, source }
+        };
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+        for l in &self.levels {
+            for o in &l.ops {
+                for (step, pat) in &o.patterns {
+                    let name = match step == o.op.name() {
+                        true => format!("level{}_{}.dot", l.level, step),
+                        false => format!("level{}_{}_{step}.dot", l.level, o.op.name()),
+                    };
+                    let path = dir.join(name);
+                    comm::dot::write(&path, pat, m).map_err(io(&path))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Wall seconds of [`analyze`]'s two parts.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StageSeconds {
+    /// Building patterns and their summaries.
+    pub extraction: f64,
+    /// Charging them.
+    pub model: f64,
+}
+
+/// One level: its size, and its operations (MODEL.md's `levels[]`).
+#[derive(Clone, Debug, Serialize)]
+pub struct LevelAnalysis {
+    /// Level index, 0 the finest.
+    pub level: usize,
+    /// Rows of `A_l`.
+    pub rows: usize,
+    /// Nonzeros of `A_l`.
+    pub nnz: usize,
+    /// Ranks owning at least one row.
+    pub active_processes: usize,
+    /// spmv, then (levels with a P) spgemm and ptap; in JSON an object
+    /// keyed by operation.
+    #[serde(serialize_with = "ops_by_name")]
+    pub ops: Vec<OpAnalysis>,
+}
+
+impl LevelAnalysis {
+    /// The operation `op`, if the level has it.
+    pub fn op(&self, op: Op) -> Option<&OpAnalysis> {
+        self.ops.iter().find(|o| o.op == op)
+    }
+}
+
+/// One operation: MODEL.md's figures and its cost.
+#[derive(Clone, Debug, Serialize)]
+pub struct OpAnalysis {
+    /// Which operation.
+    #[serde(skip)]
+    pub op: Op,
+    /// Figures over all its messages (all steps).
+    #[serde(flatten)]
+    pub summary: Summary,
+    /// Its cost (a strategy's: the steps' costs added term by term).
+    pub cost: Cost,
+    /// The steps of a node-aware strategy, each with its figures and cost.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<StepAnalysis>,
+    /// Its messages, one pattern per step, when [`Options::keep_patterns`].
+    #[serde(skip)]
+    pub patterns: Vec<(String, Pattern)>,
+}
+
+/// One step of a node-aware strategy.
+#[derive(Clone, Debug, Serialize)]
+pub struct StepAnalysis {
+    /// `on-node`, `gather`, `inter-node`, ...
+    pub name: String,
+    /// Its figures.
+    #[serde(flatten)]
+    pub summary: Summary,
+    /// Its cost.
+    pub cost: Cost,
+}
+
+fn ops_by_name<S: Serializer>(ops: &[OpAnalysis], s: S) -> Result<S::Ok, S::Error> {
+    let mut map = s.serialize_map(Some(ops.len()))?;
+    for o in ops {
+        map.serialize_entry(o.op.name(), o)?;
+    }
+    map.end()
+}
+
+/// Every level of `h`, its rows placed by `layout` on `m`, charged with
+/// `o.model` under `o.strategy`.
+pub fn analyze(
+    h: &Hierarchy,
+    layout: &Layout,
+    m: &Machine,
+    o: &Options,
+) -> Result<Analysis, AnalysisError> {
+    if layout.ranks() != m.ranks() {
+        return Err(AnalysisError::Ranks {
+            layout: layout.ranks(),
+            machine: m.ranks(),
+        });
+    }
+    if layout.levels.len() != h.levels.len() {
+        return Err(AnalysisError::Levels {
+            layout: layout.levels.len(),
+            hierarchy: h.levels.len(),
+        });
+    }
+    let places = m.places();
+    let mut seconds = StageSeconds::default();
+    let mut levels = Vec::with_capacity(h.levels.len());
+    for (l, level) in h.levels.iter().enumerate() {
+        let part = &layout.levels[l];
+        let mut ops = Vec::new();
+        let clock = Instant::now();
+        // Each operation's exchange: one pattern with its summary, or a
+        // strategy's steps.
+        let mut exchanges: Vec<(Op, Exchanged)> = Vec::new();
+        if o.strategy == Strategy::Standard {
+            let (spmv, spgemm) = comm::spmv_spgemm_summarized(&level.a, level.p.as_ref(), part, m);
+            exchanges.push((Op::Spmv, Exchanged::One(spmv)));
+            if let Some(spgemm) = spgemm {
+                exchanges.push((Op::Spgemm, Exchanged::One(spgemm)));
+            }
+        } else {
+            let steps = |p| node_aware::steps(&level.a, p, part, m, o.strategy);
+            exchanges.push((Op::Spmv, Exchanged::steps(steps(None), &places)));
+            if let Some(p) = &level.p {
+                exchanges.push((Op::Spgemm, Exchanged::steps(steps(Some(p)), &places)));
+            }
+        }
+        if let (true, Some(p)) = (o.ptap, &level.p) {
+            let pat = comm::ptap(&level.a, p, part, &layout.levels[l + 1], m);
+            let summary = comm::summarize_on(&pat, &places);
+            exchanges.push((Op::Ptap, Exchanged::One((pat, summary))));
+        }
+        seconds.extraction += clock.elapsed().as_secs_f64();
+        let clock = Instant::now();
+        for (op, exchanged) in exchanges {
+            ops.push(exchanged.charge(op, m, &places, o));
+        }
+        seconds.model += clock.elapsed().as_secs_f64();
+        levels.push(LevelAnalysis {
+            level: l,
+            rows: level.a.rows(),
+            nnz: level.a.nnz(),
+            active_processes: part.active_ranks(),
+            ops,
+        });
+    }
+    Ok(Analysis { levels, seconds })
+}
+
+/// An operation's messages before charging.
+enum Exchanged {
+    /// One pattern and its summary.
+    One((Pattern, Summary)),
+    /// A strategy's steps, each with its summary, and the summary of all
+    /// their messages.
+    Steps(Vec<(node_aware::Step, Summary)>, Summary),
+}
+
+impl Exchanged {
+    fn steps(steps: Vec<node_aware::Step>, places: &Places) -> Exchanged {
+        let Some(first) = steps.first() else {
+            return Exchanged::Steps(Vec::new(), Summary::default());
+        };
+        let all = Pattern {
+            op: first.pattern.op,
+            messages: steps
+                .iter()
+                .flat_map(|s| s.pattern.messages.iter().copied())
+                .collect(),
+        };
+        let summary = comm::summarize_on(&all, places);
+        let steps = steps
+            .into_iter()
+            .map(|s| {
+                let summary = comm::summarize_on(&s.pattern, places);
+                (s, summary)
+            })
+            .collect();
+        Exchanged::Steps(steps, summary)
+    }
+
+    fn charge(self, op: Op, m: &Machine, places: &Places, o: &Options) -> OpAnalysis {
+        let charge = |pattern: &Pattern, summary: &Summary| {
+            let x = Exchange {
+                pattern,
+                summary,
+                machine: m,
+                places,
+            };
+            model::cost(&x, &o.model)
+        };
+        match self {
+            Exchanged::One((pattern, summary)) => OpAnalysis {
+                op,
+                cost: charge(&pattern, &summary),
+                summary,
+                steps: Vec::new(),
+                patterns: if o.keep_patterns {
+                    vec![(op.name().to_string(), pattern)]
+                } else {
+                    Vec::new()
+                },
+            },
+            Exchanged::Steps(steps, summary) => {
+                let mut cost = Cost::zero(&o.model);
+                let mut patterns = Vec::new();
+                let steps = steps
+                    .into_iter()
+                    .map(|(step, summary)| {
+                        let c = charge(&step.pattern, &summary);
+                        cost.then(&c);
+                        if o.keep_patterns {
+                            patterns.push((step.name.to_string(), step.pattern));
+                        }
+                        StepAnalysis {
+                            name: step.name.to_string(),
+                            summary,
+                            cost: c,
+                        }
+                    })
+                    .collect();
+                OpAnalysis {
+                    op,
+                    summary,
+                    cost,
+                    steps,
+                    patterns,
+                }
+            }
+        }
+    }
+}

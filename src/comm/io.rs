@@ -1,0 +1,431 @@
+//! Patterns on disk: one file per level and operation
+//! (`level{l}_{op}.amgpat`), with the rank layout it was extracted on, so
+//! that another program (an MPI replay, a script) can read it back.
+//!
+//! # Format (version 1)
+//!
+//! ```text
+//! amgcomm-pattern 1\n
+//! {JSON header on one line}\n
+//! node of each rank: ranks x u32, little-endian
+//! messages of step 0, then of step 1, ...: 20 bytes each, little-endian:
+//!     from u32, to u32, bytes u64, runs u32
+//! ```
+//!
+//! The header: `{"level", "op", "strategy", "machine", "nodes", "ppn",
+//! "sockets_per_node", "placement", "ranks", "steps": [{"name",
+//! "messages"}]}`. `placement` is written as in machine files (`"smp"`,
+//! `"round-robin"`, `{"random": {"seed": S}}`); the rank-to-node table
+//! repeats it explicitly. A standard exchange has one step named after
+//! its operation; a node-aware strategy's steps are `on-node`, `gather`,
+//! ... Messages of a step are in (from, to) order. The file's size is
+//! exactly what the header announces, which the reader checks before it
+//! allocates anything.
+//!
+//! Writing and reading go at disk speed: 8192 ranks and millions of
+//! messages take well under a second each (`scripts/bench.sh patterns`).
+
+use std::io::{BufWriter, Read, Write};
+use std::path::Path;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::node_aware::Strategy;
+use super::{Message, Op, Pattern};
+use crate::machine::{Machine, Placement};
+
+/// The first line of every pattern file.
+pub const MAGIC: &str = "amgcomm-pattern 1";
+/// Bytes of one message record.
+pub const RECORD: usize = 20;
+/// The extension of pattern files.
+pub const EXTENSION: &str = "amgpat";
+
+/// Where the ranks of a saved pattern ran.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankLayout {
+    /// The machine's name.
+    pub machine: String,
+    /// Nodes.
+    pub nodes: usize,
+    /// Ranks per node.
+    pub ppn: usize,
+    /// Sockets per node.
+    pub sockets_per_node: usize,
+    /// The placement rule.
+    pub placement: Placement,
+    /// `node_of_rank[r]`: the node of rank `r`.
+    pub node_of_rank: Vec<u32>,
+}
+
+/// A pattern file's content.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SavedPattern {
+    /// Level index.
+    pub level: usize,
+    /// The operation.
+    pub op: Op,
+    /// The exchange strategy.
+    pub strategy: Strategy,
+    /// Where the ranks ran.
+    pub layout: RankLayout,
+    /// The steps' names and messages (one step for a standard exchange).
+    pub steps: Vec<(String, Pattern)>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Header {
+    level: usize,
+    op: String,
+    strategy: Strategy,
+    machine: String,
+    nodes: usize,
+    ppn: usize,
+    sockets_per_node: usize,
+    placement: Placement,
+    ranks: usize,
+    steps: Vec<StepHeader>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepHeader {
+    name: String,
+    messages: u64,
+}
+
+/// A pattern file that cannot be written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum PatternError {
+    /// The file cannot be opened, read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A folder to replace holds files that are not pattern files.
+    #[error("{path}: holds {file}, which amgcomm did not write; choose a new or empty folder")]
+    Foreign {
+        /// The folder.
+        path: String,
+        /// One file in it that is not a pattern file.
+        file: String,
+    },
+    /// The file is not a pattern file of this version, or is damaged.
+    #[error("{path}: {problem}")]
+    Format {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+/// Whether `dir` may be replaced by a folder of pattern files: it does not
+/// exist, or holds pattern files only (a user's other files are never
+/// swept away).
+pub fn check_folder(dir: &Path) -> Result<(), PatternError> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for e in entries.flatten() {
+        if e.path().extension().is_none_or(|x| x != EXTENSION) {
+            return Err(PatternError::Foreign {
+                path: dir.display().to_string(),
+                file: e.file_name().to_string_lossy().into_owned(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The file name of level `level`'s `op`.
+pub fn file_name(level: usize, op: Op) -> String {
+    format!("level{level}_{}.{EXTENSION}", op.name())
+}
+
+/// Writes `steps` of `op` on `level`, extracted on `m` under `strategy`,
+/// to `path` (atomically).
+pub fn write(
+    path: &Path,
+    level: usize,
+    op: Op,
+    strategy: Strategy,
+    m: &Machine,
+    steps: &[(String, Pattern)],
+) -> Result<(), PatternError> {
+    let header = Header {
+        level,
+        op: op.name().to_string(),
+        strategy,
+        machine: m.name.clone(),
+        nodes: m.nodes,
+        ppn: m.ppn,
+        sockets_per_node: m.sockets_per_node,
+        placement: m.placement,
+        ranks: m.ranks(),
+        steps: steps
+            .iter()
+            .map(|(name, p)| StepHeader {
+                name: name.clone(),
+                messages: p.messages.len() as u64,
+            })
+            .collect(),
+    };
+    let places = m.places();
+    crate::output::write_atomically(path, |tmp| {
+        let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(tmp)?);
+        writeln!(out, "{MAGIC}")?;
+        serde_json::to_writer(&mut out, &header)?;
+        writeln!(out)?;
+        for r in 0..m.ranks() {
+            out.write_all(&places.node_of(r as u32).to_le_bytes())?;
+        }
+        let mut buf = Vec::new();
+        for (_, p) in steps {
+            // Encoded in parallel a million messages at a time.
+            for chunk in p.messages.chunks(1 << 20) {
+                buf.resize(chunk.len() * RECORD, 0);
+                buf.par_chunks_mut(RECORD)
+                    .zip(chunk)
+                    .for_each(|(rec, msg)| encode(msg, rec));
+                out.write_all(&buf)?;
+            }
+        }
+        out.flush()
+    })
+    .map_err(|source| PatternError::Io {
+        path: path.display().to_string(),
+        source,
+    })
+}
+
+fn encode(msg: &Message, rec: &mut [u8]) {
+    rec[0..4].copy_from_slice(&msg.from.to_le_bytes());
+    rec[4..8].copy_from_slice(&msg.to.to_le_bytes());
+    rec[8..16].copy_from_slice(&msg.bytes.to_le_bytes());
+    rec[16..20].copy_from_slice(&msg.runs.to_le_bytes());
+}
+
+fn decode(rec: &[u8]) -> Message {
+    let u32_at = |k: usize| u32::from_le_bytes(rec[k..k + 4].try_into().expect("4 bytes"));
+    Message {
+        from: u32_at(0),
+        to: u32_at(4),
+        bytes: u64::from_le_bytes(rec[8..16].try_into().expect("8 bytes")),
+        runs: u32_at(16),
+    }
+}
+
+/// Reads a pattern file written by [`write`].
+pub fn read(path: &Path) -> Result<SavedPattern, PatternError> {
+    let name = path.display().to_string();
+    let bad = |problem: String| PatternError::Format {
+        path: name.clone(),
+        problem,
+    };
+    let io = |source| PatternError::Io {
+        path: name.clone(),
+        source,
+    };
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
+    // The two text lines: at most 1 MiB, whatever the file is.
+    let mut head = Vec::new();
+    (&mut file)
+        .take(1 << 20)
+        .read_to_end(&mut head)
+        .map_err(io)?;
+    let line_end = |from: usize| {
+        head[from..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|k| from + k)
+    };
+    let magic_end = line_end(0)
+        .filter(|&e| &head[..e] == MAGIC.as_bytes())
+        .ok_or_else(|| {
+            bad(format!(
+                "not an amgcomm pattern file (first line is not '{MAGIC}')"
+            ))
+        })?;
+    let header_end = line_end(magic_end + 1)
+        .ok_or_else(|| bad("the header line is missing or longer than 1 MiB".into()))?;
+    let h: Header = serde_json::from_slice(&head[magic_end + 1..header_end])
+        .map_err(|e| bad(format!("header: {e}")))?;
+    let op = super::OPS
+        .into_iter()
+        .find(|o| o.name() == h.op)
+        .ok_or_else(|| bad(format!("header: unknown op '{}'", h.op)))?;
+    if h.nodes == 0 || h.ppn == 0 || h.ranks != h.nodes.saturating_mul(h.ppn) {
+        return Err(bad(format!(
+            "header: {} ranks is not {} nodes x {} ppn",
+            h.ranks, h.nodes, h.ppn
+        )));
+    }
+    let messages: u64 = h.steps.iter().map(|s| s.messages).sum();
+    let body = (h.ranks as u64)
+        .checked_mul(4)
+        .zip(messages.checked_mul(RECORD as u64))
+        .and_then(|(a, b)| a.checked_add(b));
+    let want = body.and_then(|b| b.checked_add(header_end as u64 + 1));
+    if want != Some(size) {
+        return Err(bad(format!(
+            "the header announces {} ranks and {messages} messages, which is not the file's {size} bytes",
+            h.ranks
+        )));
+    }
+    // The size matches the header: what is allocated below is in the file.
+    let mut data = head.split_off(header_end + 1);
+    data.reserve_exact((size as usize).saturating_sub(header_end + 1 + data.len()));
+    file.read_to_end(&mut data).map_err(io)?;
+    if data.len() as u64 + header_end as u64 + 1 != size {
+        return Err(bad("the file changed while it was read".into()));
+    }
+    let (nodes, records) = data.split_at(h.ranks * 4);
+    let node_of_rank: Vec<u32> = nodes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+        .collect();
+    if let Some(r) = node_of_rank.iter().position(|&n| n as usize >= h.nodes) {
+        return Err(bad(format!(
+            "rank {r} is on node {}, but there are {} nodes",
+            node_of_rank[r], h.nodes
+        )));
+    }
+    let mut steps = Vec::with_capacity(h.steps.len());
+    let mut at = 0usize;
+    for s in &h.steps {
+        let len = s.messages as usize * RECORD;
+        let msgs: Vec<Message> = records[at..at + len]
+            .par_chunks_exact(RECORD)
+            .map(decode)
+            .collect();
+        at += len;
+        let ranks = h.ranks as u32;
+        if let Some(m) = msgs.iter().find(|m| m.from >= ranks || m.to >= ranks) {
+            return Err(bad(format!(
+                "step {}: message {} -> {} names a rank beyond the {} ranks",
+                s.name, m.from, m.to, h.ranks
+            )));
+        }
+        steps.push((s.name.clone(), Pattern { op, messages: msgs }));
+    }
+    Ok(SavedPattern {
+        level: h.level,
+        op,
+        strategy: h.strategy,
+        layout: RankLayout {
+            machine: h.machine,
+            nodes: h.nodes,
+            ppn: h.ppn,
+            sockets_per_node: h.sockets_per_node,
+            placement: h.placement,
+            node_of_rank,
+        },
+        steps,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn machine() -> Machine {
+        Machine {
+            nodes: 4,
+            ppn: 2,
+            placement: Placement::Random { seed: 5 },
+            ..Machine::bluewaters()
+        }
+    }
+
+    fn steps() -> Vec<(String, Pattern)> {
+        let msg = |from, to, bytes, runs| Message {
+            from,
+            to,
+            bytes,
+            runs,
+        };
+        vec![
+            (
+                "on-node".into(),
+                Pattern {
+                    op: Op::Spgemm,
+                    messages: vec![msg(0, 1, 16, 1), msg(7, 6, 1 << 40, 3)],
+                },
+            ),
+            (
+                "inter-node".into(),
+                Pattern {
+                    op: Op::Spgemm,
+                    messages: vec![msg(2, 5, 8000, u32::MAX)],
+                },
+            ),
+        ]
+    }
+
+    #[test]
+    fn round_trip_keeps_every_field() {
+        let d = tempfile::tempdir().unwrap();
+        let m = machine();
+        let path = d.path().join(file_name(3, Op::Spgemm));
+        assert!(path.ends_with("level3_spgemm.amgpat"));
+        write(&path, 3, Op::Spgemm, Strategy::NodeAware3, &m, &steps()).unwrap();
+        let size = std::fs::metadata(&path).unwrap().len();
+        let s = read(&path).unwrap();
+        assert_eq!(
+            (s.level, s.op, s.strategy),
+            (3, Op::Spgemm, Strategy::NodeAware3)
+        );
+        assert_eq!(s.steps, steps());
+        assert_eq!(s.layout.placement, m.placement);
+        assert_eq!(
+            (s.layout.nodes, s.layout.ppn, s.layout.sockets_per_node),
+            (4, 2, 2)
+        );
+        let nodes: Vec<u32> = (0..8).map(|r| m.node_of(r) as u32).collect();
+        assert_eq!(s.layout.node_of_rank, nodes);
+        // Body: 8 ranks x 4 bytes and 3 records of 20 bytes after the two
+        // text lines.
+        let bytes = std::fs::read(&path).unwrap();
+        let second = (bytes.iter().enumerate())
+            .filter(|(_, &b)| b == b'\n')
+            .nth(1)
+            .unwrap()
+            .0;
+        assert_eq!(size as usize, second + 1 + 8 * 4 + 3 * RECORD);
+        assert!(bytes.starts_with(b"amgcomm-pattern 1\n{"));
+    }
+
+    #[test]
+    fn damaged_files_are_refused_with_one_line() {
+        let d = tempfile::tempdir().unwrap();
+        let path = d.path().join("p.amgpat");
+        write(&path, 0, Op::Spmv, Strategy::Standard, &machine(), &steps()).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        let e = |bytes: &[u8]| {
+            std::fs::write(&path, bytes).unwrap();
+            read(&path).unwrap_err().to_string()
+        };
+        assert!(e(&good[..good.len() - 1]).contains("is not the file's"));
+        assert!(e(b"hello\n").contains("not an amgcomm pattern file"));
+        assert!(e(&good[..10]).contains("not an amgcomm pattern file"));
+        // A header that announces a billion messages in a small file costs
+        // nothing: refused before any allocation.
+        let text = String::from_utf8_lossy(&good).into_owned();
+        let huge = text.replacen("\"messages\":2", "\"messages\":1000000000", 1);
+        assert!(e(huge.as_bytes()).contains("1000000001 messages"));
+        // A message to a rank beyond the machine.
+        let mut bad = good.clone();
+        let n = bad.len();
+        bad[n - RECORD + 4..n - RECORD + 8].copy_from_slice(&99u32.to_le_bytes());
+        assert!(e(&bad).contains("beyond the 8 ranks"));
+        let missing = read(&d.path().join("none")).unwrap_err().to_string();
+        assert!(missing.contains("none"));
+    }
+}

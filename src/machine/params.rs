@@ -1,0 +1,318 @@
+//! The parameters the cost models charge with: EuroMPI'18's Table 1
+//! (`alpha` and `R_b` per locality and protocol), `R_N`, `gamma`, `delta`
+//! and the protocol thresholds, and the classic models' own (LogGP,
+//! log3P's pack table, copy-transfer throughputs).
+
+use serde::{Deserialize, Serialize};
+
+use super::{Invalid, Locality};
+
+/// Latency (s) and rate (bytes/s) of one locality and protocol class.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rate {
+    pub alpha: f64,
+    pub rate: f64,
+}
+
+/// The three protocols of one locality.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProtocolRates {
+    pub short: Rate,
+    pub eager: Rate,
+    pub rend: Rate,
+}
+
+impl ProtocolRates {
+    pub fn of(&self, protocol: usize) -> Rate {
+        [self.short, self.eager, self.rend][protocol]
+    }
+}
+
+/// The parameters the cost models charge with (EuroMPI'18, Table 1 and
+/// sec. 4-5): per locality and protocol `alpha` and `R_b`, the injection
+/// bandwidth limit `R_N` (network rendezvous only), the queue-search
+/// constant `gamma`, the contention constant `delta`, and the protocol
+/// thresholds (short below `eager_threshold` bytes, rendezvous from
+/// `rendezvous_threshold`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Params {
+    pub eager_threshold: u64,
+    pub rendezvous_threshold: u64,
+    pub socket: ProtocolRates,
+    pub node: ProtocolRates,
+    pub network: ProtocolRates,
+    pub r_n: f64,
+    pub gamma: f64,
+    pub delta: f64,
+    /// The `pack` term (log3P's `l_mw`): gathering a message from `k > 1`
+    /// runs of local data costs `k * pack_per_run + bytes / pack_rate`.
+    #[serde(default = "default_pack_per_run")]
+    pub pack_per_run: f64,
+    #[serde(default = "default_pack_rate")]
+    pub pack_rate: f64,
+    /// log3P's `l_mw` measured over message size and runs; replaces the
+    /// linear `pack` model when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pack_table: Option<PackTable>,
+    /// LogGP for every message (term `loggp`); derived per locality and
+    /// protocol class from `alpha` and `R_b` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loggp: Option<LogGP>,
+    /// Copy-transfer throughputs (term `copytransfer`); derived by
+    /// [`Params::copy_rates`] when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_transfer: Option<CopyRates>,
+}
+
+/// LogGP parameters: latency `l`, send and receive overheads, the gap `g`
+/// between consecutive sends of one rank, and the gap per byte `big_g`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogGP {
+    pub l: f64,
+    pub o_s: f64,
+    pub o_r: f64,
+    pub g: f64,
+    pub big_g: f64,
+}
+
+impl LogGP {
+    /// One message of `s` bytes: `o_s + L + (s - 1) G + o_r`.
+    pub fn message(&self, s: f64) -> f64 {
+        self.o_s + self.l + (s - 1.0).max(0.0) * self.big_g + self.o_r
+    }
+
+    /// From a postal `alpha + s / R_b` class when no LogGP parameters are
+    /// given: `G = 1 / R_b`; the start-up `alpha` is split evenly into
+    /// `o_s`, `L` and `o_r`, so a single message costs the same in both
+    /// models (up to one byte's `G`); `g = o_s` (a rank injects once its
+    /// overhead is paid).
+    pub fn from_postal(alpha: f64, rate: f64) -> LogGP {
+        let third = alpha / 3.0;
+        LogGP {
+            l: third,
+            o_s: third,
+            o_r: third,
+            g: third,
+            big_g: 1.0 / rate,
+        }
+    }
+}
+
+/// log3P's `l_mw` (Cameron, Ge and Sun 2007) on a grid: `seconds[i][j]`
+/// gathers a message of `bytes[i]` bytes from `runs[j]` contiguous runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PackTable {
+    pub bytes: Vec<f64>,
+    pub runs: Vec<f64>,
+    pub seconds: Vec<Vec<f64>>,
+    /// Where the figures come from.
+    #[serde(default)]
+    pub source: String,
+}
+
+/// Copy-transfer throughputs in bytes/s (Stricker and Gross, ISCA 1995):
+/// local copy from contiguous (`1C1`) and indexed (`wC1`) data, the
+/// network interface sending from contiguous (`1S0`) or indexed (`wS0`)
+/// data, deposit into contiguous memory (`0D1`), and the network for data
+/// (`Nd`) at each congestion level (ranks sending across one link).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CopyRates {
+    #[serde(rename = "1C1")]
+    pub copy: f64,
+    #[serde(rename = "wC1")]
+    pub copy_indexed: f64,
+    #[serde(rename = "1S0")]
+    pub send: f64,
+    #[serde(rename = "wS0")]
+    pub send_indexed: f64,
+    #[serde(rename = "0D1")]
+    pub deposit: f64,
+    pub congestion: Vec<f64>,
+    pub network_data: Vec<f64>,
+}
+
+/// `name` is a non-empty, strictly increasing list of positive numbers.
+fn increasing(name: &str, v: &[f64]) -> Result<(), Invalid> {
+    let positive = v.iter().all(|x| x.is_finite() && *x > 0.0);
+    if v.is_empty() || !positive || v.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(Invalid(format!(
+            "{name} must be a non-empty increasing list of positive numbers"
+        )));
+    }
+    Ok(())
+}
+
+impl PackTable {
+    fn validate(&self) -> Result<(), Invalid> {
+        increasing("bytes", &self.bytes)?;
+        increasing("runs", &self.runs)?;
+        if self.seconds.len() != self.bytes.len()
+            || self.seconds.iter().any(|row| row.len() != self.runs.len())
+        {
+            return Err(Invalid(format!(
+                "seconds must have {} rows (one per size) of {} values (one per runs)",
+                self.bytes.len(),
+                self.runs.len()
+            )));
+        }
+        if !self
+            .seconds
+            .iter()
+            .flatten()
+            .all(|x| x.is_finite() && *x >= 0.0)
+        {
+            return Err("seconds must be finite and >= 0".into());
+        }
+        Ok(())
+    }
+}
+
+impl CopyRates {
+    fn validate(&self) -> Result<(), Invalid> {
+        let rates = [
+            self.copy,
+            self.copy_indexed,
+            self.send,
+            self.send_indexed,
+            self.deposit,
+        ];
+        if !rates.iter().all(|x| x.is_finite() && *x > 0.0) {
+            return Err("1C1, wC1, 1S0, wS0 and 0D1 must be positive".into());
+        }
+        increasing("congestion", &self.congestion)?;
+        if self.network_data.len() != self.congestion.len()
+            || !self.network_data.iter().all(|x| x.is_finite() && *x > 0.0)
+        {
+            return Err("network_data must give one positive rate per congestion level".into());
+        }
+        Ok(())
+    }
+}
+
+/// No log3P table exists for Blue Waters: a run is charged one DRAM
+/// latency (about 100 ns on its Opteron 6276 nodes), an assumption to
+/// replace with a measurement in a machine file.
+fn default_pack_per_run() -> f64 {
+    1.0e-7
+}
+
+/// The copy runs at Table 1's on-socket rendezvous rate, a local copy.
+fn default_pack_rate() -> f64 {
+    6.2e9
+}
+
+impl Params {
+    /// Blue Waters, Table 1 of Bienz, Gropp and Olson (EuroMPI'18).
+    pub fn bluewaters() -> Params {
+        let r = |alpha, rate| Rate { alpha, rate };
+        Params {
+            eager_threshold: 500,
+            rendezvous_threshold: 8000,
+            socket: ProtocolRates {
+                short: r(4.4e-7, 2.2e9),
+                eager: r(5.3e-7, 3.2e9),
+                rend: r(1.7e-6, 6.2e9),
+            },
+            node: ProtocolRates {
+                short: r(8.3e-7, 4.8e8),
+                eager: r(1.2e-6, 9.6e8),
+                rend: r(2.5e-6, 6.2e9),
+            },
+            network: ProtocolRates {
+                short: r(2.3e-6, 1.3e9),
+                eager: r(7.0e-6, 7.5e8),
+                rend: r(3.0e-6, 2.9e9),
+            },
+            r_n: 6.6e9,
+            gamma: 8.4e-9,
+            delta: 1.0e-10,
+            pack_per_run: default_pack_per_run(),
+            pack_rate: default_pack_rate(),
+            pack_table: None,
+            loggp: None,
+            copy_transfer: None,
+        }
+    }
+
+    /// The machine file's copy-transfer rates, or, when it has none, from
+    /// Table 1 and the `pack` parameters (no copy-transfer measurements
+    /// exist for Blue Waters): `1C1` = on-socket rendezvous `R_b` (a local
+    /// copy); `wC1` = one 8-byte word per run at the `pack` model,
+    /// `8 / (pack_per_run + 8 / pack_rate)`; `wS0` = `wC1` (Gemini's
+    /// processor-driven transfers gather word by word); `1S0`, `0D1` and
+    /// `Nd` at congestion 1 = network rendezvous `R_b`.
+    pub fn copy_rates(&self) -> CopyRates {
+        if let Some(c) = &self.copy_transfer {
+            return c.clone();
+        }
+        let indexed = 8.0 / (self.pack_per_run + 8.0 / self.pack_rate);
+        let network = self.network.rend.rate;
+        CopyRates {
+            copy: self.socket.rend.rate,
+            copy_indexed: indexed,
+            send: network,
+            send_indexed: indexed,
+            deposit: network,
+            congestion: vec![1.0],
+            network_data: vec![network],
+        }
+    }
+
+    pub fn rates(&self, locality: Locality) -> &ProtocolRates {
+        match locality {
+            Locality::Socket => &self.socket,
+            Locality::Node => &self.node,
+            Locality::Network => &self.network,
+        }
+    }
+
+    /// Checks every parameter: finite, positive where a rate, consistent
+    /// tables.
+    pub fn validate(&self) -> Result<(), Invalid> {
+        if self.eager_threshold > self.rendezvous_threshold {
+            return Err("eager_threshold must not exceed rendezvous_threshold".into());
+        }
+        for (name, p) in [
+            ("socket", &self.socket),
+            ("node", &self.node),
+            ("network", &self.network),
+        ] {
+            for (proto, r) in [("short", p.short), ("eager", p.eager), ("rend", p.rend)] {
+                if !(r.alpha >= 0.0 && r.alpha.is_finite() && r.rate > 0.0) {
+                    return Err(Invalid(format!(
+                        "params.{name}.{proto}: alpha must be >= 0 and rate > 0"
+                    )));
+                }
+            }
+        }
+        if !(self.r_n > 0.0 && self.gamma >= 0.0 && self.delta >= 0.0) {
+            return Err("params: r_n must be > 0, gamma and delta >= 0".into());
+        }
+        if !(self.pack_per_run >= 0.0 && self.pack_rate > 0.0) {
+            return Err("params: pack_per_run must be >= 0 and pack_rate > 0".into());
+        }
+        if let Some(t) = &self.pack_table {
+            t.validate()
+                .map_err(|e| Invalid(format!("params.pack_table: {e}")))?;
+        }
+        if let Some(p) = &self.loggp {
+            let all = [p.l, p.o_s, p.o_r, p.g, p.big_g];
+            if !all.iter().all(|x| x.is_finite() && *x >= 0.0) {
+                return Err(
+                    "params.loggp: l, o_s, o_r, g and big_g must be finite and >= 0".into(),
+                );
+            }
+        }
+        if let Some(c) = &self.copy_transfer {
+            c.validate()
+                .map_err(|e| Invalid(format!("params.copy_transfer: {e}")))?;
+        }
+        Ok(())
+    }
+}

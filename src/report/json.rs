@@ -1,0 +1,140 @@
+//! `report.json` of `amgcomm analyze`: the fields of `../shared/MODEL.md`
+//! ("Report fields") and more: the analysis's levels with the run's
+//! context (model, strategy, matrix, machine, partition, hierarchy,
+//! timings).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::amg::Hierarchy;
+use crate::analysis::{Analysis, LevelAnalysis};
+use crate::comm::node_aware::Strategy;
+use crate::machine::Machine;
+use crate::model::Model;
+use crate::partition::{CoarseRule, Fine};
+
+/// The whole report.
+#[derive(Serialize)]
+pub struct Report<'a> {
+    /// Wall seconds per stage (`analyze --timings`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timings: Option<BTreeMap<String, f64>>,
+    /// The cost terms, as `term+term`.
+    pub model: &'a Model,
+    /// The exchange strategy of spmv and spgemm.
+    pub strategy: Strategy,
+    /// The input matrix.
+    pub matrix: MatrixJson,
+    /// The machine, with its derived counts.
+    pub machine: MachineJson<'a>,
+    /// How rows were partitioned.
+    pub partition: PartitionJson,
+    /// The hierarchy's summary and where it came from.
+    pub hierarchy: HierarchyJson,
+    /// Every level's figures and costs.
+    pub levels: &'a [LevelAnalysis],
+}
+
+/// The input matrix.
+#[derive(Serialize)]
+pub struct MatrixJson {
+    /// File path or generator spec.
+    pub name: String,
+    /// Rows.
+    pub rows: usize,
+    /// Columns.
+    pub cols: usize,
+    /// Nonzeros (expanded).
+    pub nnz: usize,
+}
+
+/// The machine's fields, and its ranks, routers and router box.
+#[derive(Serialize)]
+pub struct MachineJson<'a> {
+    /// The machine as its file would hold it.
+    #[serde(flatten)]
+    pub machine: &'a Machine,
+    /// `nodes * ppn`.
+    pub ranks: usize,
+    /// Routers of the allocation.
+    pub routers: usize,
+    /// `[gx, gy, gz]`.
+    pub router_box: [usize; 3],
+}
+
+/// How rows were partitioned.
+#[derive(Serialize)]
+pub struct PartitionJson {
+    /// The method's name or the partition file.
+    pub fine: String,
+    /// `inherit` or `rebalance`.
+    pub coarse: CoarseRule,
+}
+
+/// The hierarchy's summary (as `amgcomm hierarchy --json` writes it) and
+/// where it came from.
+#[derive(Serialize)]
+pub struct HierarchyJson {
+    /// `<preset> preset` or `levels from <dir>`.
+    pub source: String,
+    /// Complexities and level sizes.
+    #[serde(flatten)]
+    pub summary: super::hierarchy::HierarchyJson,
+}
+
+/// What a report says besides the analysis itself.
+pub struct Context<'a> {
+    /// The cost terms.
+    pub model: &'a Model,
+    /// The exchange strategy.
+    pub strategy: Strategy,
+    /// The input matrix.
+    pub matrix: MatrixJson,
+    /// The machine.
+    pub machine: &'a Machine,
+    /// The fine partition.
+    pub fine: &'a Fine,
+    /// The coarse rule.
+    pub coarse: CoarseRule,
+    /// The hierarchy.
+    pub hierarchy: &'a Hierarchy,
+    /// Where the hierarchy came from.
+    pub source: String,
+}
+
+impl<'a> Report<'a> {
+    /// The report of `analysis` in `context`, without timings.
+    pub fn new(analysis: &'a Analysis, c: Context<'a>) -> Report<'a> {
+        let m = c.machine;
+        Report {
+            timings: None,
+            model: c.model,
+            strategy: c.strategy,
+            matrix: c.matrix,
+            machine: MachineJson {
+                machine: m,
+                ranks: m.ranks(),
+                routers: m.routers(),
+                router_box: m.router_box(),
+            },
+            partition: PartitionJson {
+                fine: c.fine.name(),
+                coarse: c.coarse,
+            },
+            hierarchy: HierarchyJson {
+                source: c.source,
+                summary: super::hierarchy::json(c.hierarchy),
+            },
+            levels: &analysis.levels,
+        }
+    }
+
+    /// Pretty JSON with a final newline.
+    pub fn to_json(&self) -> String {
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(self).expect("plain data serialises")
+        )
+    }
+}
