@@ -2,9 +2,9 @@
 //! `A_0, P_0, A_1, P_1, ...` the analysis charges communication for.
 //!
 //! One module per step, as PyAMG's `classical/` folder:
-//! [`strength`] -> [`coarsen`] (C/F splitting) -> [`interp`] -> [`rap`]
-//! (Galerkin product), driven by [`build`]. [`raw`] holds the internal
-//! operator type that keeps SciPy's entry order (why: see there).
+//! [`strength`] -> `coarsen` (C/F splitting) -> `interp` -> `rap`
+//! (Galerkin product), driven by [`build`]. The crate-private `raw` holds
+//! the operator type that keeps SciPy's entry order (why: see there).
 
 mod coarsen;
 mod interp;

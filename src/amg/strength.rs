@@ -15,8 +15,8 @@
 //! systems AMG does.
 //!
 //! The result keeps `A`'s row order and values, and stores the diagonal as
-//! PyAMG's `C` does; [`without_diagonal_sorted`] gives the graph the
-//! splittings work on.
+//! PyAMG's `C` does; [`strength_graph`] gives the graph the splittings
+//! work on.
 
 use rayon::prelude::*;
 

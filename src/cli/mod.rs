@@ -1,7 +1,8 @@
 //! Stage 9: the command line. Each command parses its flags into library
 //! values, calls the library, and hands the result to `report`; every
-//! failure is one [`Error`], printed as one line, its exit status decided
-//! in [`Error::exit_status`].
+//! failure is one `Error`, printed as one line, its exit status decided in
+//! one place, `Error::exit_status`: 2 for how amgcomm was asked, 1 for the
+//! input and failures at run time.
 
 mod analyze;
 mod args;

@@ -136,11 +136,11 @@ fn outgoing(
         .collect()
 }
 
-/// A pattern and its [`summarize`].
+/// A pattern and its [`super::summarize`].
 pub type Summarized = (Pattern, Summary);
 
-/// [`spmv_spgemm`] with each pattern's [`summarize`]. Messages are built
-/// by sending rank ([`outgoing`]), so they come in order with no scatter
+/// [`spmv_spgemm`] with each pattern's [`super::summarize`]. Messages are built
+/// by sending rank (`outgoing`), so they come in order with no scatter
 /// (a counting sort of millions of 32-byte messages by sender was a third
 /// of extraction at 65,536 ranks), and the summaries are summed as they
 /// are written.

@@ -221,7 +221,7 @@ fn decode(rec: &[u8]) -> Message {
     }
 }
 
-/// Reads a pattern file written by [`write`].
+/// Reads a pattern file written by [`write()`].
 pub fn read(path: &Path) -> Result<SavedPattern, PatternError> {
     let name = path.display().to_string();
     let bad = |problem: String| PatternError::Format {

@@ -17,9 +17,9 @@
 //!   `i in I_p` with `P[i,k] != 0`. One message `p -> q` carries all of
 //!   them.
 //!
-//! Extraction ([`extract`]) runs in parallel over ranks with per-thread
-//! marker arrays; nothing is `O(P^2)`. [`summary`] gives MODEL.md's
-//! figures of a pattern.
+//! Extraction ([`spmv_spgemm`], [`ptap`]) runs in parallel over ranks with
+//! per-thread marker arrays; nothing is `O(P^2)`. [`summarize`] gives
+//! MODEL.md's figures of a pattern; [`io`] saves and reads patterns.
 
 pub mod dot;
 mod extract;

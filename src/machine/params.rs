@@ -11,7 +11,9 @@ use super::{Invalid, Locality};
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Rate {
+    /// Latency `alpha` per message (s).
     pub alpha: f64,
+    /// Rate `R_b` (bytes/s).
     pub rate: f64,
 }
 
@@ -19,12 +21,16 @@ pub struct Rate {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProtocolRates {
+    /// Short messages.
     pub short: Rate,
+    /// Eager messages.
     pub eager: Rate,
+    /// Rendezvous messages.
     pub rend: Rate,
 }
 
 impl ProtocolRates {
+    /// The rates of protocol index `protocol` (0 short, 1 eager, 2 rend).
     pub fn of(&self, protocol: usize) -> Rate {
         [self.short, self.eager, self.rend][protocol]
     }
@@ -39,18 +45,28 @@ impl ProtocolRates {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
+    /// Smallest eager message (bytes); smaller ones are short.
     pub eager_threshold: u64,
+    /// Smallest rendezvous message (bytes).
     pub rendezvous_threshold: u64,
+    /// Same node and socket.
     pub socket: ProtocolRates,
+    /// Same node, other socket.
     pub node: ProtocolRates,
+    /// Between nodes.
     pub network: ProtocolRates,
+    /// Injection bandwidth limit `R_N` of a node (bytes/s, eq. 2;
+    /// network rendezvous only).
     pub r_n: f64,
+    /// Queue-search cost per message searched `gamma` (s, eq. 3).
     pub gamma: f64,
+    /// Contention cost per byte of link load `delta` (s, eqs. 5-7).
     pub delta: f64,
     /// The `pack` term (log3P's `l_mw`): gathering a message from `k > 1`
     /// runs of local data costs `k * pack_per_run + bytes / pack_rate`.
     #[serde(default = "default_pack_per_run")]
     pub pack_per_run: f64,
+    /// The `pack` term's copy rate (bytes/s).
     #[serde(default = "default_pack_rate")]
     pub pack_rate: f64,
     /// log3P's `l_mw` measured over message size and runs; replaces the
@@ -72,10 +88,15 @@ pub struct Params {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LogGP {
+    /// Latency `L`.
     pub l: f64,
+    /// Send overhead `o_s`.
     pub o_s: f64,
+    /// Receive overhead `o_r`.
     pub o_r: f64,
+    /// Gap `g` between consecutive sends of one rank.
     pub g: f64,
+    /// Gap per byte `G`.
     pub big_g: f64,
 }
 
@@ -107,8 +128,11 @@ impl LogGP {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PackTable {
+    /// Message sizes, increasing.
     pub bytes: Vec<f64>,
+    /// Run counts, increasing.
     pub runs: Vec<f64>,
+    /// `seconds[i][j]`: the cost at `bytes[i]` and `runs[j]`.
     pub seconds: Vec<Vec<f64>>,
     /// Where the figures come from.
     #[serde(default)]
@@ -123,17 +147,24 @@ pub struct PackTable {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CopyRates {
+    /// `1C1`: local copy from contiguous data.
     #[serde(rename = "1C1")]
     pub copy: f64,
+    /// `wC1`: local copy from indexed data.
     #[serde(rename = "wC1")]
     pub copy_indexed: f64,
+    /// `1S0`: the network interface sending contiguous data.
     #[serde(rename = "1S0")]
     pub send: f64,
+    /// `wS0`: the network interface sending indexed data.
     #[serde(rename = "wS0")]
     pub send_indexed: f64,
+    /// `0D1`: deposit into contiguous memory.
     #[serde(rename = "0D1")]
     pub deposit: f64,
+    /// Congestion levels (ranks sending across one link), increasing.
     pub congestion: Vec<f64>,
+    /// `Nd` at each congestion level.
     pub network_data: Vec<f64>,
 }
 
@@ -264,6 +295,7 @@ impl Params {
         }
     }
 
+    /// The rates of `locality`.
     pub fn rates(&self, locality: Locality) -> &ProtocolRates {
         match locality {
             Locality::Socket => &self.socket,

@@ -15,20 +15,26 @@ use super::{Csr, Symmetry};
 /// Entries of one chunk of a file, 0-based, in file order.
 #[derive(Clone, Debug, Default)]
 pub struct Triplets {
+    /// 0-based row of each entry.
     pub rows: Vec<u32>,
+    /// 0-based column of each entry.
     pub cols: Vec<u32>,
+    /// Value of each entry.
     pub vals: Vec<f64>,
 }
 
 impl Triplets {
+    /// Number of entries.
     pub fn len(&self) -> usize {
         self.rows.len()
     }
 
+    /// Whether there is none.
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
     }
 
+    /// Adds one entry.
     pub fn push(&mut self, row: u32, col: u32, val: f64) {
         self.rows.push(row);
         self.cols.push(col);
@@ -173,7 +179,7 @@ pub fn is_symmetric(a: &Csr) -> bool {
 /// Blocks `(lo, hi)` of the items of a prefix-sum array (a CSR `indptr`,
 /// or message offsets per rank) of about equal weight, one per thread,
 /// covering every item.
-pub fn balanced_blocks(ptr: &[usize]) -> Vec<(usize, usize)> {
+pub(crate) fn balanced_blocks(ptr: &[usize]) -> Vec<(usize, usize)> {
     let n = ptr.len() - 1;
     let total = ptr[n];
     let pieces = rayon::current_num_threads().min(n.max(1));

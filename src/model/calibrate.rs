@@ -8,14 +8,20 @@ use std::time::Instant;
 
 use crate::machine::PackTable;
 
-/// Message sizes (bytes) and run counts of the table.
+/// Message sizes (bytes) of the table.
 pub const SIZES: [f64; 7] = [64.0, 256.0, 1024.0, 4096.0, 16384.0, 65536.0, 262144.0];
+/// Run counts of the table.
 pub const RUNS: [f64; 7] = [2.0, 8.0, 32.0, 128.0, 512.0, 2048.0, 8192.0];
 
 /// `(start, len)` in 8-byte words of `runs` runs that total `words`,
 /// starting at pseudo-random places of a `source`-word array, each run
 /// at least one word away from the next so that no two join.
-pub fn gather_runs(words: usize, runs: usize, source: usize, seed: u64) -> Vec<(usize, usize)> {
+pub(crate) fn gather_runs(
+    words: usize,
+    runs: usize,
+    source: usize,
+    seed: u64,
+) -> Vec<(usize, usize)> {
     let runs = runs.clamp(1, words);
     let mut x = seed | 1;
     let mut next = move || {

@@ -66,11 +66,17 @@ pub fn request_reply(l: f64, o_s: f64, o_r: f64, c_n: f64) -> [f64; 3] {
 #[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Log3PPoint {
+    /// Message size.
     pub bytes: f64,
+    /// Stride of the non-contiguous data.
     pub stride: f64,
+    /// Middleware overhead.
     pub o_mw: f64,
+    /// Middleware cost of non-contiguous data.
     pub l_mw: f64,
+    /// Network overhead.
     pub o_net: f64,
+    /// Memory copy of a send to self.
     pub t_mem: f64,
 }
 

@@ -17,9 +17,13 @@ use crate::matrix::{Csr, Matrix};
 /// entries, row-major.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpyGrid {
+    /// Rows and columns of the matrix per cell side.
     pub cell: usize,
+    /// Cells down.
     pub bins_r: usize,
+    /// Cells across.
     pub bins_c: usize,
+    /// Nonzeros per cell, row-major.
     pub counts: Vec<u64>,
 }
 

@@ -1,6 +1,6 @@
 //! Matrix files in and out: one reader per format behind [`read`], which
 //! recognises a file by its content (gzip-compressed or not), and one
-//! writer per format behind [`write`], chosen by the file name.
+//! writer per format behind [`write()`], chosen by the file name.
 //!
 //! Formats: Matrix Market ([`mtx_read`], [`mtx_write`];
 //! <https://math.nist.gov/MatrixMarket/formats.html>). A new format adds

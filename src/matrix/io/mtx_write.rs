@@ -15,7 +15,7 @@ use super::{Csr, Symmetry};
 
 /// Write `a` as `matrix coordinate real general|symmetric`; with
 /// `Symmetric` only the lower triangle is stored (the caller vouches that
-/// `a` is symmetric, see [`super::csr::is_symmetric`]). A path ending in
+/// `a` is symmetric, see [`crate::matrix::csr::is_symmetric`]). A path ending in
 /// `.gz` is gzip-compressed. `comment` lines are written after the banner.
 pub fn write(path: &Path, a: &Csr, symmetry: Symmetry, comment: &str) -> io::Result<()> {
     assert!(
