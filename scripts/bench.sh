@@ -7,17 +7,20 @@
 #   3. scaling with ranks: n=40 at 64, 512 and 4096 nodes (ppn 16),
 #      extraction + model time;
 #   4. both cores: read, hierarchy and extraction with RAYON_NUM_THREADS=1
-#      against 2.
+#      against 2;
+#   5. pattern files at paper scale (n=65, 8192 ranks): analyze
+#      --save-patterns's writing stage, and reading every file back.
 # Runs are sequential so that they do not compete; peak memory is
 # /usr/bin/time's maximum resident set.
 #
 #   scripts/bench.sh [quick]      # quick: n up to 40, no n=65 PyAMG run
 #   scripts/bench.sh threads      # part 4 only
 #   scripts/bench.sh ranks        # part 3 only
+#   scripts/bench.sh patterns     # part 5 only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 QUICK=${1:-}
-cargo build --release --quiet --bin amgcomm --example read_bench
+cargo build --release --quiet --bin amgcomm --example read_bench --example pattern_bench
 BIN=target/release/amgcomm
 DATA=bench-data
 mkdir -p "$DATA"
@@ -41,6 +44,16 @@ analyze() {
 }
 nnz() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['matrix']['nnz'])" "$TMP/r.json" 2>/dev/null \
   || sed -n 's/.*"nnz": \([0-9]*\).*/\1/p' "$TMP/r.json" | head -1; }
+
+if [ "$QUICK" = patterns ]; then
+# 5. Pattern files: three rounds, each writing then reading the folder.
+for round in 1 2 3; do
+  "$BIN" analyze gen:elasticity3d:65 --nodes 512 --ppn 16 --preset pyamg --timings \
+    --json "$TMP/r.json" --out "$TMP/out" --save-patterns "$TMP/patterns" > /dev/null 2>&1
+  echo "n=65, 512 x 16: patterns written in $(stage patterns) s; $(target/release/examples/pattern_bench "$TMP/patterns")"
+done
+exit 0
+fi
 
 if [ "$QUICK" != threads ] && [ "$QUICK" != ranks ]; then
 # 1. Against PyAMG.

@@ -100,6 +100,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
     if let Some(dir) = &args.save_patterns {
         progress.say(format!("writing patterns into {}", dir.display()));
         a.save_patterns(dir, &m, args.strategy)?;
+        stages.lap("patterns");
     }
     if let Some(dir) = &args.dot {
         a.save_dot(dir, &m)?;
