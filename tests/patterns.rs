@@ -59,7 +59,12 @@ fn saved_patterns_read_back_as_the_report_counted_them() {
     for strategy in ["standard", "node-aware-3"] {
         let r = analyze(
             &d.path().join("out"),
-            &["--strategy", strategy, "--save-patterns", pats.to_str().unwrap()],
+            &[
+                "--strategy",
+                strategy,
+                "--save-patterns",
+                pats.to_str().unwrap(),
+            ],
         );
         let levels = r["levels"].as_array().unwrap();
         // spmv on every level, spgemm on all but the coarsest.
@@ -118,7 +123,11 @@ fn the_folder_is_replaced_whole_and_a_users_folder_is_refused() {
     analyze(&out, &["--save-patterns", p, "--max-levels", "2"]);
     assert_eq!(
         files(&pats),
-        ["level0_spgemm.amgpat", "level0_spmv.amgpat", "level1_spmv.amgpat"]
+        [
+            "level0_spgemm.amgpat",
+            "level0_spmv.amgpat",
+            "level1_spmv.amgpat"
+        ]
     );
     assert_eq!(files(d.path()), ["out", "patterns"]);
     // A folder with a file of the user's is refused before any work.
@@ -139,5 +148,8 @@ fn the_folder_is_replaced_whole_and_a_users_folder_is_refused() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(err.lines().count(), 1);
     assert!(err.contains("holds notes.txt"), "{err}");
-    assert_eq!(std::fs::read_to_string(mine.join("notes.txt")).unwrap(), "keep");
+    assert_eq!(
+        std::fs::read_to_string(mine.join("notes.txt")).unwrap(),
+        "keep"
+    );
 }

@@ -170,8 +170,8 @@ fn run(args: &[&str]) -> String {
 }
 
 /// Where `new` lacks a field of `old` or holds another value: the first
-/// such path. Numbers compare exactly (an integer that became a float, or
-/// a float off by one unit in the last place, differs).
+/// such path. Numbers compare bit for bit: an integer that became a float,
+/// a float off by one unit in the last place, or -0.0 for 0.0 differs.
 fn first_difference(old: &Value, new: &Value, path: &str) -> Option<String> {
     match (old, new) {
         (Value::Object(a), Value::Object(b)) => a.iter().find_map(|(k, v)| match b.get(k) {
@@ -183,6 +183,10 @@ fn first_difference(old: &Value, new: &Value, path: &str) -> Option<String> {
             .zip(b)
             .enumerate()
             .find_map(|(i, (v, w))| first_difference(v, w, &format!("{path}[{i}]"))),
+        (Value::Number(a), Value::Number(b)) if a.is_f64() || b.is_f64() => {
+            let bits = |n: &serde_json::Number| n.is_f64().then(|| n.as_f64().map(f64::to_bits));
+            (bits(a) != bits(b)).then(|| format!("{path}: was {old}, now {new}"))
+        }
         _ if old == new => None,
         _ => Some(format!("{path}: was {old}, now {new}")),
     }
@@ -226,6 +230,14 @@ fn the_comparison_sees_removed_fields_and_changed_digits() {
     new["a"]["b"][1] = 2.5.into();
     new["a"]["b"][0] = 1.0.into();
     assert!(first_difference(&old, &new, "r").is_some());
+    new["a"]["b"][0] = 1.into();
+    new["z"] = 0.0.into();
+    let mut zero = new.clone();
+    zero["z"] = (-0.0).into();
+    assert_eq!(
+        first_difference(&new, &zero, "r").unwrap(),
+        "r.z: was 0.0, now -0.0"
+    );
     new.as_object_mut().unwrap().remove("c");
     new["a"]["b"][0] = 1.into();
     assert_eq!(first_difference(&old, &new, "r").unwrap(), "r.c: removed");

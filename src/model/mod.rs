@@ -205,11 +205,11 @@ impl Cost {
 
     /// The seconds in `column` (zero when no term of the model has it).
     pub fn seconds(&self, column: &str) -> f64 {
+        // From +0.0: f64's `sum` of nothing is -0.0, which reports print.
         self.terms
             .iter()
             .filter(|c| c.term.column == column)
-            .map(|c| c.charge.seconds)
-            .sum()
+            .fold(0.0, |sum, c| sum + c.charge.seconds)
     }
 
     /// The figure of `term`'s detail `json`, if the model has the term.

@@ -113,11 +113,11 @@ impl CompareReport {
                 VariantReport {
                     name: v.variant.name.clone(),
                     spmv_total: levels.iter().map(|l| l.spmv.total).sum(),
+                    // From +0.0: a one-level hierarchy has no spgemm.
                     spgemm_total: levels
                         .iter()
                         .filter_map(|l| l.spgemm.as_ref())
-                        .map(|g| g.total)
-                        .sum(),
+                        .fold(0.0, |sum, g| sum + g.total),
                     network_messages: levels.iter().map(|l| l.spmv.network_messages).sum(),
                     levels,
                 }

@@ -37,6 +37,8 @@ fn charge(x: &Exchange) -> Charge {
 fn pack(pat: &Pattern, m: &Machine) -> f64 {
     let p = &m.params;
     slowest_sender(pat, |run| {
+        // From +0.0: a sender of contiguous messages only costs nothing
+        // (f64's `sum` of nothing is -0.0).
         run.iter()
             .filter(|msg| msg.runs > 1)
             .map(|msg| {
@@ -46,7 +48,7 @@ fn pack(pat: &Pattern, m: &Machine) -> f64 {
                     None => k * p.pack_per_run + s / p.pack_rate,
                 }
             })
-            .sum()
+            .fold(0.0, |sum, t| sum + t)
     })
 }
 
