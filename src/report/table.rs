@@ -141,3 +141,111 @@ pub fn csv(r: &Report) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{analyze, Options};
+    use crate::comm::node_aware::Strategy;
+    use crate::machine::Machine;
+    use crate::matrix::gen::{Kind, Problem};
+    use crate::partition::methods::Method;
+    use crate::partition::{CoarseRule, Fine, Layout, Partition};
+    use crate::report::json::{Context, MatrixJson};
+
+    #[test]
+    fn columns_follow_the_model_in_the_table_and_every_csv_row() {
+        let a = Problem::new(Kind::Poisson3d, 10).generate().unwrap().csr;
+        let h =
+            crate::amg::build(&a, &crate::amg::Preset::Hypre.options(), &mut |_, _| {}).unwrap();
+        let m = Machine {
+            nodes: 8,
+            ppn: 2,
+            ..Machine::bluewaters()
+        };
+        let layout = Layout::new(
+            &h,
+            Partition::contiguous(a.rows(), m.ranks()),
+            CoarseRule::Inherit,
+        );
+        let model = Model::parse("pack+routed+copytransfer+queue-lower+logpc").unwrap();
+        for strategy in [Strategy::Standard, Strategy::NodeAware2] {
+            let o = Options {
+                model: model.clone(),
+                strategy,
+                ..Options::default()
+            };
+            let analysis = analyze(&h, &layout, &m, &o).unwrap();
+            let fine = Fine::Method(Method::Contiguous);
+            let r = Report::new(
+                &analysis,
+                Context {
+                    model: &model,
+                    strategy,
+                    matrix: MatrixJson {
+                        name: "p".into(),
+                        rows: a.rows(),
+                        cols: a.cols(),
+                        nnz: a.nnz(),
+                    },
+                    machine: &m,
+                    fine: &fine,
+                    coarse: CoarseRule::Inherit,
+                    hierarchy: &h,
+                    source: String::new(),
+                },
+            );
+            let csv = csv(&r);
+            let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+            assert_eq!(
+                header[15..],
+                [
+                    "max_rate",
+                    "queue_search",
+                    "contention",
+                    "logpc",
+                    "routed",
+                    "pack",
+                    "copy_packing",
+                    "copy_chained",
+                    "copy_cheaper",
+                    "total"
+                ]
+            );
+            let ops: usize = r.levels.iter().map(|l| l.ops.len()).sum();
+            assert_eq!(csv.lines().count(), 1 + ops);
+            for line in csv.lines().skip(1) {
+                let cells: Vec<&str> = line.split(',').collect();
+                assert_eq!(cells.len(), header.len(), "{line}");
+                assert!(
+                    ["packing", "chained", "mixed"].contains(&cells[23]),
+                    "{line}"
+                );
+                // The cost columns add up to the total (the rate term is the
+                // cheaper of the two copy-transfer strategies).
+                let x = |k: usize| cells[k].parse::<f64>().unwrap();
+                let sum: f64 = (15..21).map(x).sum();
+                assert!((sum - x(24)).abs() <= 1e-12 * x(24), "{line}");
+                assert_eq!(x(15), x(21).min(x(22)), "{line}");
+            }
+            let t = table(&r);
+            let head = t.lines().nth(1).unwrap();
+            let names: Vec<&str> = head.split_whitespace().collect();
+            assert_eq!(
+                names[names.len() - 10..],
+                [
+                    "copy-transfer",
+                    "queue",
+                    "contention",
+                    "logpc",
+                    "routed",
+                    "pack",
+                    "packing",
+                    "chained",
+                    "cheaper",
+                    "total"
+                ]
+            );
+        }
+    }
+}
