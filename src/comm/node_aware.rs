@@ -236,16 +236,9 @@ pub fn steps(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::machine::test_machine as machine;
     use crate::machine::Locality;
     use crate::matrix::gen::{Kind, Problem};
-
-    fn machine(nodes: usize, ppn: usize) -> Machine {
-        Machine {
-            nodes,
-            ppn,
-            ..Machine::bluewaters()
-        }
-    }
 
     #[test]
     fn standard_step_is_the_standard_pattern() {

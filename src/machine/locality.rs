@@ -148,15 +148,8 @@ impl Places {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::machine::test_machine as machine;
     use crate::machine::Placement;
-
-    fn machine(nodes: usize, ppn: usize) -> Machine {
-        Machine {
-            nodes,
-            ppn,
-            ..Machine::bluewaters()
-        }
-    }
 
     #[test]
     fn placement_and_locality() {

@@ -182,17 +182,21 @@ impl Machine {
     }
 }
 
+/// Blue Waters with `nodes` x `ppn` ranks, for tests.
+#[cfg(test)]
+pub(crate) fn test_machine(nodes: usize, ppn: usize) -> Machine {
+    Machine {
+        nodes,
+        ppn,
+        ..Machine::bluewaters()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn machine(nodes: usize, ppn: usize) -> Machine {
-        Machine {
-            nodes,
-            ppn,
-            ..Machine::bluewaters()
-        }
-    }
+    use super::test_machine as machine;
 
     #[test]
     fn machine_files_load_and_are_checked() {

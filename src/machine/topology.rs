@@ -57,15 +57,7 @@ impl Machine {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
-    fn machine(nodes: usize, ppn: usize) -> Machine {
-        Machine {
-            nodes,
-            ppn,
-            ..Machine::bluewaters()
-        }
-    }
+    use crate::machine::test_machine as machine;
 
     #[test]
     fn router_boxes() {

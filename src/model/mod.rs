@@ -299,16 +299,19 @@ impl Serialize for Figure {
     }
 }
 
+/// Helpers of the model's and the terms' tests.
 #[cfg(test)]
-mod tests {
+pub(crate) mod test_util {
     use super::*;
     use crate::comm::{Message, Op};
 
-    fn close(a: f64, b: f64) -> bool {
+    /// Equal to 12 digits.
+    pub(crate) fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-12 * b.abs().max(1e-30)
     }
 
-    fn msg(from: u32, to: u32, bytes: u64) -> Message {
+    /// A message of one run.
+    pub(crate) fn msg(from: u32, to: u32, bytes: u64) -> Message {
         Message {
             from,
             to,
@@ -317,7 +320,8 @@ mod tests {
         }
     }
 
-    fn charge(spec: &str, messages: Vec<Message>, m: &Machine) -> Cost {
+    /// `messages` charged on `m` with the model `spec`.
+    pub(crate) fn charge(spec: &str, messages: Vec<Message>, m: &Machine) -> Cost {
         let pattern = Pattern {
             op: Op::Spmv,
             messages,
@@ -332,6 +336,13 @@ mod tests {
         };
         cost(&x, &Model::parse(spec).unwrap())
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_util::{charge, close, msg};
+    use super::*;
+    use crate::comm::Message;
 
     #[test]
     fn tiny_pattern_by_hand() {

@@ -181,6 +181,7 @@ pub fn copy_transfer(pat: &Pattern, m: &Machine, places: &Places) -> CopyTransfe
 mod tests {
     use super::*;
     use crate::comm::Op;
+    use crate::model::test_util::close;
 
     /// The T3D's rates (MB/s, Stricker and Gross) on 8 nodes x 2 ranks,
     /// 2 nodes per router: router `k` holds ranks `4k .. 4k + 3`.
@@ -211,10 +212,6 @@ mod tests {
             bytes,
             runs,
         }
-    }
-
-    fn close(a: f64, b: f64) -> bool {
-        (a - b).abs() <= 1e-12 * b.abs()
     }
 
     #[test]

@@ -51,33 +51,7 @@ fn charge(x: &Exchange) -> Charge {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::comm::{Message, Op, Pattern};
-    use crate::model::{cost, Model};
-
-    fn close(a: f64, b: f64) -> bool {
-        (a - b).abs() <= 1e-12 * b.abs().max(1e-30)
-    }
-
-    fn loggp(pat: &Pattern, m: &Machine) -> f64 {
-        let s = crate::comm::summarize(pat, m);
-        let places = m.places();
-        let x = Exchange {
-            pattern: pat,
-            summary: &s,
-            machine: m,
-            places: &places,
-        };
-        cost(&x, &Model::parse("loggp").unwrap()).total
-    }
-
-    fn msg(from: u32, to: u32, bytes: u64) -> Message {
-        Message {
-            from,
-            to,
-            bytes,
-            runs: 1,
-        }
-    }
+    use crate::model::test_util::{charge, close, msg};
 
     #[test]
     fn loggp_from_the_machine_file() {
@@ -91,11 +65,8 @@ mod tests {
         });
         // Two 100 B messages from rank 0, on a socket and on the network
         // alike: busy 2 max(g, o_s + 99 G) = 1e-5, then L + o_r.
-        let pat = Pattern {
-            op: Op::Spmv,
-            messages: vec![msg(0, 1, 100), msg(0, 16, 100)],
-        };
-        assert!(close(loggp(&pat, &m), 1e-5 + 4e-6));
+        let c = charge("loggp", vec![msg(0, 1, 100), msg(0, 16, 100)], &m);
+        assert!(close(c.total, 1e-5 + 4e-6));
         let p = loggp_params(&m, m.places().class(0, 8, 100));
         assert!(close(p.message(100.0), 2e-6 + 1e-6 + 99e-9 + 3e-6));
     }
@@ -106,17 +77,11 @@ mod tests {
         // Rank 0 sends two 100 B network messages (short: alpha 2.3e-6,
         // R_b 1.3e9, so o_s = L = o_r = g = alpha / 3): busy
         // 2 (alpha/3 + 99 / 1.3e9), then L + o_r = 2 alpha / 3.
-        let pat = Pattern {
-            op: Op::Spmv,
-            messages: vec![msg(0, 16, 100), msg(0, 32, 100)],
-        };
+        let c = charge("loggp", vec![msg(0, 16, 100), msg(0, 32, 100)], &m);
         let want = 4.0 * 2.3e-6 / 3.0 + 2.0 * 99.0 / 1.3e9;
-        assert!(close(loggp(&pat, &m), want), "{} {want}", loggp(&pat, &m));
+        assert!(close(c.total, want), "{} {want}", c.total);
         // A lone message costs its postal time less one byte's G.
-        let one = Pattern {
-            op: Op::Spmv,
-            messages: vec![msg(0, 16, 100)],
-        };
-        assert!(close(loggp(&one, &m), 2.3e-6 + 99.0 / 1.3e9));
+        let c = charge("loggp", vec![msg(0, 16, 100)], &m);
+        assert!(close(c.total, 2.3e-6 + 99.0 / 1.3e9));
     }
 }

@@ -18,8 +18,6 @@ mod nodeaware;
 mod pack;
 mod postal;
 mod queue;
-mod queue_lower;
-mod queue_measured;
 mod routed;
 
 pub use copytransfer::{copy_transfer, network_rate, CopyTransfer};
@@ -39,9 +37,9 @@ pub static REGISTRY: &[&Term] = &[
     &nodeaware::TERM,
     &loggp::TERM,
     &copytransfer::TERM,
-    &queue::TERM,
-    &queue_measured::TERM,
-    &queue_lower::TERM,
+    &queue::UPPER,
+    &queue::MEASURED,
+    &queue::LOWER,
     &contention::TERM,
     &logpc::TERM,
     &routed::TERM,

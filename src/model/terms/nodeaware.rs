@@ -52,10 +52,7 @@ pub fn message_time(m: &Machine, locality: Locality, bytes: u64, a: usize) -> f6
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn close(a: f64, b: f64) -> bool {
-        (a - b).abs() <= 1e-12 * b.abs().max(1e-30)
-    }
+    use crate::model::test_util::close;
 
     #[test]
     fn single_messages_by_hand() {

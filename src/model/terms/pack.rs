@@ -71,20 +71,7 @@ pub fn pack_at(t: &PackTable, bytes: f64, runs: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::comm::{Message, Op};
-
-    fn close(a: f64, b: f64) -> bool {
-        (a - b).abs() <= 1e-12 * b.abs().max(1e-30)
-    }
-
-    fn msg(from: u32, to: u32, bytes: u64) -> Message {
-        Message {
-            from,
-            to,
-            bytes,
-            runs: 1,
-        }
-    }
+    use crate::model::test_util::{charge, close, msg};
 
     #[test]
     fn pack_by_hand() {
@@ -94,13 +81,9 @@ mod tests {
         let mut b = msg(0, 2, 80);
         b.runs = 2;
         let c = msg(1, 0, 8000); // contiguous: free
-        let pat = Pattern {
-            op: Op::Spmv,
-            messages: vec![a, b, c],
-        };
-        // Rank 0: 3 runs + 800 B, 2 runs + 80 B; 100 ns a run, 6.2 GB/s.
+                                 // Rank 0: 3 runs + 800 B, 2 runs + 80 B; 100 ns a run, 6.2 GB/s.
         let want = 5.0 * 1.0e-7 + 880.0 / 6.2e9;
-        assert!(close(pack(&pat, &m), want));
+        assert!(close(charge("pack", vec![a, b, c], &m).total, want));
     }
 
     #[test]
@@ -125,10 +108,7 @@ mod tests {
         a.runs = 4;
         let mut b = msg(0, 2, 4096);
         b.runs = 2;
-        let pat = Pattern {
-            op: Op::Spmv,
-            messages: vec![a, b, msg(1, 0, 4096)],
-        };
-        assert!(close(pack(&pat, &m), 4.5e-6 + 5e-6));
+        let c = charge("pack", vec![a, b, msg(1, 0, 4096)], &m);
+        assert!(close(c.total, 4.5e-6 + 5e-6));
     }
 }
