@@ -47,6 +47,17 @@ impl clap::ValueEnum for Placement {
     }
 }
 
+/// `smp`, `round-robin`, `random (seed S)`.
+impl std::fmt::Display for Placement {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::value_name(self))?;
+        if let Placement::Random { seed } = self {
+            write!(f, " (seed {seed})")?;
+        }
+        Ok(())
+    }
+}
+
 impl Placement {
     /// The same placement with `seed` when it is random.
     pub fn with_seed(self, seed: u64) -> Placement {
@@ -209,5 +220,7 @@ mod tests {
         let p = Placement::from_str("random", false).unwrap();
         assert_eq!(p.with_seed(9), Placement::Random { seed: 9 });
         assert_eq!(Placement::Smp.with_seed(9), Placement::Smp);
+        assert_eq!(p.with_seed(9).to_string(), "random (seed 9)");
+        assert_eq!(Placement::RoundRobin.to_string(), "round-robin");
     }
 }

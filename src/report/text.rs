@@ -8,7 +8,7 @@ use crate::model::reproduce::Case;
 pub fn machine(m: &Machine) -> String {
     let p = &m.params;
     let mut s = format!(
-        "{}: {} nodes x {} ppn ({} ranks), {} sockets per node, {} nodes per router, routers {:?}, {:?} placement\n",
+        "{}: {} nodes x {} ppn ({} ranks), {} sockets per node, {} nodes per router, routers {:?}, {} placement\n",
         m.name,
         m.nodes,
         m.ppn,
