@@ -246,9 +246,10 @@ pub fn analyze(
             }
         } else {
             let steps = |p| node_aware::steps(&level.a, p, part, m, o.strategy);
-            exchanges.push((Op::Spmv, Exchanged::steps(steps(None), &places)));
+            exchanges.push((Op::Spmv, Exchanged::steps(Op::Spmv, steps(None), &places)));
             if let Some(p) = &level.p {
-                exchanges.push((Op::Spgemm, Exchanged::steps(steps(Some(p)), &places)));
+                let spgemm = Exchanged::steps(Op::Spgemm, steps(Some(p)), &places);
+                exchanges.push((Op::Spgemm, spgemm));
             }
         }
         if let (true, Some(p)) = (o.ptap, &level.p) {
@@ -283,12 +284,9 @@ enum Exchanged {
 }
 
 impl Exchanged {
-    fn steps(steps: Vec<node_aware::Step>, places: &Places) -> Exchanged {
-        let Some(first) = steps.first() else {
-            return Exchanged::Steps(Vec::new(), Summary::default());
-        };
+    fn steps(op: Op, steps: Vec<node_aware::Step>, places: &Places) -> Exchanged {
         let all = Pattern {
-            op: first.pattern.op,
+            op,
             messages: steps
                 .iter()
                 .flat_map(|s| s.pattern.messages.iter().copied())

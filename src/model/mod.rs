@@ -57,10 +57,13 @@ pub enum ModelError {
     },
 }
 
+/// MODEL.md's model, whose columns every report has.
+const DEFAULT: [&str; 3] = ["nodeaware", "queue", "contention"];
+
 impl Default for Model {
     /// MODEL.md's: `nodeaware+queue+contention`.
     fn default() -> Model {
-        Model::parse("nodeaware+queue+contention").expect("the default model parses")
+        Model::parse(&DEFAULT.join("+")).expect("the default model parses")
     }
 }
 
