@@ -126,14 +126,15 @@ pub enum PatternError {
 }
 
 /// Whether `dir` may be replaced by a folder of pattern files: it does not
-/// exist, or holds pattern files only (a user's other files are never
-/// swept away).
+/// exist, or holds pattern files only, no folders (a user's other files are
+/// never swept away).
 pub fn check_folder(dir: &Path) -> Result<(), PatternError> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(());
     };
     for e in entries.flatten() {
-        if e.path().extension().is_none_or(|x| x != EXTENSION) {
+        let is_file = e.file_type().is_ok_and(|t| t.is_file());
+        if !is_file || e.path().extension().is_none_or(|x| x != EXTENSION) {
             return Err(PatternError::Foreign {
                 path: dir.display().to_string(),
                 file: e.file_name().to_string_lossy().into_owned(),
@@ -427,5 +428,16 @@ mod tests {
         assert!(e(&bad).contains("beyond the 8 ranks"));
         let missing = read(&d.path().join("none")).unwrap_err().to_string();
         assert!(missing.contains("none"));
+        // A folder holds only pattern files before it may be replaced.
+        let dir = d.path().join("patterns");
+        std::fs::create_dir(&dir).unwrap();
+        assert!(check_folder(&dir).is_ok());
+        std::fs::write(dir.join(file_name(0, Op::Spmv)), b"").unwrap();
+        assert!(check_folder(&dir).is_ok());
+        std::fs::create_dir(dir.join("kept.amgpat")).unwrap();
+        assert!(check_folder(&dir)
+            .unwrap_err()
+            .to_string()
+            .contains("holds kept.amgpat"));
     }
 }
