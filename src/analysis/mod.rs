@@ -10,6 +10,8 @@ mod compare;
 use std::path::Path;
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
@@ -123,9 +125,10 @@ impl Analysis {
         for l in &self.levels {
             for o in &l.ops {
                 for (step, pat) in &o.patterns {
-                    let name = match step == o.op.name() {
-                        true => format!("level{}_{}.dot", l.level, step),
-                        false => format!("level{}_{}_{step}.dot", l.level, o.op.name()),
+                    let name = if step == o.op.name() {
+                        format!("level{}_{}.dot", l.level, step)
+                    } else {
+                        format!("level{}_{}_{step}.dot", l.level, o.op.name())
                     };
                     let path = dir.join(name);
                     comm::dot::write(&path, pat, m).map_err(io(&path))?;
@@ -285,13 +288,15 @@ enum Exchanged {
 
 impl Exchanged {
     fn steps(op: Op, steps: Vec<node_aware::Step>, places: &Places) -> Exchanged {
-        let all = Pattern {
+        let mut all = Pattern {
             op,
             messages: steps
                 .iter()
                 .flat_map(|s| s.pattern.messages.iter().copied())
                 .collect(),
         };
+        // By sender in place, as summarize_on would sort a copy (stably).
+        all.messages.par_sort_by_key(|msg| msg.from);
         let summary = comm::summarize_on(&all, places);
         let steps = steps
             .into_iter()

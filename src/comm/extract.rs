@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use super::summary::{Summary, Tally};
 use super::{offsets, Message, Op, Pattern};
 use crate::amg::raw::cut;
-use crate::machine::Machine;
+use crate::machine::{Machine, Places};
 use crate::matrix::Csr;
 use crate::partition::Partition;
 
@@ -52,7 +52,7 @@ fn outgoing(
     a: &Csr,
     p: Option<&Csr>,
     part: &Partition,
-    m: &Machine,
+    places: &Places,
 ) -> Vec<(Vec<Outgoing>, usize)> {
     assert_eq!(a.rows(), part.owner.len());
     let p_row_nnz = |j: usize| {
@@ -60,7 +60,7 @@ fn outgoing(
             p.indptr().raw_storage()[j + 1] - p.indptr().raw_storage()[j]
         }) as u64
     };
-    let (ranks, places) = (m.ranks(), m.places());
+    let ranks = places.ranks();
     let rows = part.rows_of_ranks();
     let a_ptr = a.indptr();
     let a_ptr = a_ptr.raw_storage();
@@ -77,7 +77,7 @@ fn outgoing(
         .into_par_iter()
         .with_min_len(ranks.div_ceil(tasks))
         .map_init(
-            || -> Scratch { (vec![(u32::MAX, 0); ranks], vec![u32::MAX; m.nodes]) },
+            || -> Scratch { (vec![(u32::MAX, 0); ranks], vec![u32::MAX; places.nodes()]) },
             |(slot, node_seen), q| {
                 let (q32, home) = (q as u32, places.node[q]);
                 let mut out: Vec<Outgoing> = Vec::new();
@@ -151,7 +151,7 @@ pub fn spmv_spgemm_summarized(
     m: &Machine,
 ) -> (Summarized, Option<Summarized>) {
     let (ranks, places) = (m.ranks(), m.places());
-    let per_rank = outgoing(a, p, part, m);
+    let per_rank = outgoing(a, p, part, &places);
     let talked = per_rank.iter().map(|(_, t)| *t).max().unwrap_or(0);
     // Ranges of senders of about equal messages, one per thread; each
     // writes its messages in place (no initialising pass over millions of
