@@ -58,11 +58,12 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
     let o = args.amg.options()?;
     let fine = args.partition.fine()?;
     let out = (args.out.clone()).unwrap_or_else(|| args.input.default_out());
-    let folders = [("--out", Some(&out)), ("--dot", args.dot.as_ref())];
-    for (flag, dir) in folders
-        .into_iter()
-        .chain([("--save-patterns", args.save_patterns.as_ref())])
-    {
+    let folders = [
+        ("--out", Some(&out)),
+        ("--dot", args.dot.as_ref()),
+        ("--save-patterns", args.save_patterns.as_ref()),
+    ];
+    for (flag, dir) in folders {
         let Some(dir) = dir else { continue };
         (crate::output::check_folder(dir))
             .map_err(|e| Error::Usage(format!("{flag} {}: {e}", dir.display())))?;

@@ -125,12 +125,14 @@ impl AmgArgs {
         o.max_levels = self.max_levels.unwrap_or(o.max_levels);
         o.validate().map_err(|e| {
             let flag = match e {
-                BuildError::Theta(_) => "--theta",
-                BuildError::TruncFactor(_) => "--trunc-factor",
-                BuildError::MaxLevels => "--max-levels",
-                _ => "--num-functions",
+                BuildError::Theta(_) => "--theta: ",
+                BuildError::TruncFactor(_) => "--trunc-factor: ",
+                BuildError::MaxLevels => "--max-levels: ",
+                BuildError::NumFunctions => "--num-functions: ",
+                // Not an option's error; validate() does not return it.
+                BuildError::NotSquare { .. } => "",
             };
-            Error::Usage(format!("{flag}: {e}"))
+            Error::Usage(format!("{flag}{e}"))
         })?;
         Ok(o)
     }
