@@ -36,9 +36,7 @@ pub(crate) fn run(args: &HierarchyArgs) -> Result<(), Error> {
     progress.done();
     let setup = setup_start.elapsed().as_secs_f64();
     if let Some(path) = &args.json {
-        let text =
-            serde_json::to_string_pretty(&report::hierarchy::json(&h)).expect("plain struct");
-        write_file(path, &format!("{text}\n"))?;
+        write_file(path, &report::pretty_json(&report::hierarchy::json(&h)))?;
     }
     if let Some(dir) = &args.save_levels {
         levels_io::save_levels(&h, dir, &name)?;

@@ -5,7 +5,7 @@ use clap::Subcommand;
 use super::{emit, Error};
 use crate::machine::Machine;
 use crate::model::{calibrate, reproduce};
-use crate::report::text;
+use crate::report::{pretty_json as json, text};
 
 #[derive(Subcommand, Debug)]
 pub(crate) enum MachineCommand {
@@ -43,13 +43,6 @@ pub(crate) enum ModelsCommand {
         #[arg(long)]
         json: bool,
     },
-}
-
-fn json<T: serde::Serialize>(v: &T) -> String {
-    format!(
-        "{}\n",
-        serde_json::to_string_pretty(v).expect("plain data serialises")
-    )
 }
 
 pub(crate) fn machine(c: MachineCommand) -> Result<(), Error> {

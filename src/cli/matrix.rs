@@ -58,8 +58,7 @@ pub(crate) fn info(args: &InfoArgs) -> Result<(), Error> {
     }
     let info = m.info();
     if args.json {
-        let text = serde_json::to_string_pretty(&info).expect("plain struct serialises");
-        return emit(&format!("{text}\n"));
+        return emit(&report::pretty_json(&info));
     }
     let per_row = if info.rows > 0 {
         info.nnz as f64 / info.rows as f64

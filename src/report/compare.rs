@@ -135,10 +135,7 @@ impl CompareReport {
 
     /// Pretty JSON with a final newline.
     pub fn to_json(&self) -> String {
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(self).expect("plain data serialises")
-        )
+        super::pretty_json(self)
     }
 }
 

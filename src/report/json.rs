@@ -132,9 +132,6 @@ impl<'a> Report<'a> {
 
     /// Pretty JSON with a final newline.
     pub fn to_json(&self) -> String {
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(self).expect("plain data serialises")
-        )
+        super::pretty_json(self)
     }
 }

@@ -137,6 +137,15 @@ pub fn write_files(dir: &Path, r: &json::Report) -> Result<(), ReportError> {
     Ok(())
 }
 
+/// `v` as pretty JSON with a final newline, as every JSON file and
+/// `--json` output of amgcomm is written.
+pub fn pretty_json<T: serde::Serialize + ?Sized>(v: &T) -> String {
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(v).expect("plain data serialises")
+    )
+}
+
 /// 1234567 -> "1,234,567".
 pub fn group(n: usize) -> String {
     let s = n.to_string();
