@@ -48,6 +48,7 @@ pub mod cli;
 pub mod comm;
 pub mod machine;
 pub mod matrix;
+pub mod memory;
 pub mod model;
 pub mod output;
 pub mod partition;

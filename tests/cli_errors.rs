@@ -251,10 +251,10 @@ fn failed_write_leaves_nothing_behind_and_keeps_existing_files() {
             "-o",
             target.to_str().unwrap(),
         ],
-        &["cannot write", "out.mtx"],
+        &["--output", "out.mtx", "the folder", "does not exist"],
     );
-    // A directory in the way: the rename fails, the directory and its
-    // content survive, no temporary file is left.
+    // A directory in the way: refused before anything is made; the
+    // directory and its content survive, no temporary file is left.
     let blocker = d.path().join("taken.mtx");
     std::fs::create_dir(&blocker).unwrap();
     std::fs::write(blocker.join("keep"), b"mine").unwrap();
@@ -267,7 +267,7 @@ fn failed_write_leaves_nothing_behind_and_keeps_existing_files() {
             "-o",
             blocker.to_str().unwrap(),
         ],
-        &["cannot write", "taken.mtx"],
+        &["taken.mtx", "is a folder, not a file"],
     );
     assert_eq!(std::fs::read(blocker.join("keep")).unwrap(), b"mine");
     let leftovers: Vec<_> = std::fs::read_dir(d.path())

@@ -609,13 +609,13 @@ fn inconsistent_classic_parameters_are_one_line_errors() {
             serde_json::json!({"1C1": 1e9, "wC1": 1e8, "1S0": 1e9, "wS0": 1e8, "0D1": 1e9,
                                "congestion": [1, 2], "network_data": [1e9]}),
             "copy_transfer",
-            "params.copy_transfer: network_data must give one positive rate per congestion level",
+            "params.copy_transfer: network_data must give one rate per congestion level",
         ),
         (
             "loggp.json",
             serde_json::json!({"l": -1.0, "o_s": 0.0, "o_r": 0.0, "g": 0.0, "big_g": 1e-9}),
             "loggp",
-            "params.loggp: l, o_s, o_r, g and big_g must be finite and >= 0",
+            "params.loggp.l is -1; a time must lie in [0, 1] seconds",
         ),
     ];
     for (name, block, key, needle) in bad {

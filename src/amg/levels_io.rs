@@ -29,7 +29,7 @@ pub enum LevelsError {
         problem: String,
     },
     /// Writing failed.
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}: {}", crate::output::reason(.source))]
     Write {
         /// The file.
         path: String,
@@ -45,16 +45,48 @@ fn file_error(file: &Path, problem: String) -> LevelsError {
     }
 }
 
-/// Writes `A{l}.mtx`, `P{l}.mtx` and `C{l}.txt` of every level of `h` into
-/// `dir`; `source` names the input in the files' comments.
+/// Whether a levels folder may hold a file of that name (`A{l}.mtx`,
+/// `P{l}.mtx`, compressed or not, and `C{l}.txt`): the only files it may
+/// hold before it is replaced.
+pub fn is_levels_file(name: &str) -> bool {
+    let level = |rest: &str, ext: &str| {
+        rest.strip_suffix(ext)
+            .is_some_and(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()))
+    };
+    match name.split_at_checked(1) {
+        Some(("A" | "P", rest)) => level(rest, ".mtx") || level(rest, ".mtx.gz"),
+        Some(("C", rest)) => level(rest, ".txt"),
+        _ => false,
+    }
+}
+
+/// Writes `A{l}.mtx`, `P{l}.mtx` and `C{l}.txt` of every level of `h` as
+/// the folder `dir`, built beside it and swapped in whole (no level of an
+/// earlier, deeper hierarchy survives); `source` names the input in the
+/// files' comments. A folder holding other files is refused.
 pub fn save_levels(h: &Hierarchy, dir: &Path, source: &str) -> Result<(), LevelsError> {
+    crate::output::check_folder(dir, is_levels_file).map_err(|e| LevelsError::File {
+        file: dir.display().to_string(),
+        problem: e.to_string(),
+    })?;
     let fail = |what: &Path, e: std::io::Error| LevelsError::Write {
         path: what.display().to_string(),
         source: e,
     };
-    std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
+    crate::output::write_folder(dir, |tmp| fill(h, tmp, dir, source), |e| fail(dir, e))
+}
+
+/// The files of [`save_levels`], written into `tmp`; errors name `dir`.
+fn fill(h: &Hierarchy, tmp: &Path, dir: &Path, source: &str) -> Result<(), LevelsError> {
+    let fail = |what: &Path, e: std::io::Error| LevelsError::Write {
+        path: dir
+            .join(what.file_name().unwrap_or_default())
+            .display()
+            .to_string(),
+        source: e,
+    };
     for (l, level) in h.levels.iter().enumerate() {
-        let path = dir.join(format!("A{l}.mtx"));
+        let path = tmp.join(format!("A{l}.mtx"));
         let sym = if csr::is_symmetric(&level.a) {
             Symmetry::Symmetric
         } else {
@@ -68,7 +100,7 @@ pub fn save_levels(h: &Hierarchy, dir: &Path, source: &str) -> Result<(), Levels
         )
         .map_err(|e| fail(&path, e))?;
         if let Some(p) = &level.p {
-            let path = dir.join(format!("P{l}.mtx"));
+            let path = tmp.join(format!("P{l}.mtx"));
             io::write(
                 &path,
                 p,
@@ -76,7 +108,7 @@ pub fn save_levels(h: &Hierarchy, dir: &Path, source: &str) -> Result<(), Levels
                 &format!("P{l} of the AMG hierarchy of {source}"),
             )
             .map_err(|e| fail(&path, e))?;
-            let path = dir.join(format!("C{l}.txt"));
+            let path = tmp.join(format!("C{l}.txt"));
             crate::output::write_atomically(&path, |tmp| {
                 let mut out = std::io::BufWriter::new(std::fs::File::create(tmp)?);
                 for c in &level.coarse_points {
@@ -170,7 +202,8 @@ pub fn load_levels(dir: &Path) -> Result<Hierarchy, LevelsError> {
 fn coarse_points(dir: &Path, l: usize, p: &Csr) -> Result<Vec<u32>, LevelsError> {
     let path = dir.join(format!("C{l}.txt"));
     if path.exists() {
-        let text = std::fs::read_to_string(&path).map_err(|e| file_error(&path, e.to_string()))?;
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| file_error(&path, crate::output::reason(&e)))?;
         let mut points = Vec::with_capacity(p.cols());
         for (k, line) in text
             .lines()

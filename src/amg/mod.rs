@@ -7,6 +7,7 @@
 //! the operator type that keeps SciPy's entry order (why: see there).
 
 mod coarsen;
+pub mod diagnose;
 mod interp;
 pub mod levels_io;
 mod rap;
@@ -69,6 +70,14 @@ pub enum BuildError {
     /// Strength by unknowns with no unknown per node.
     #[error("num_functions must be at least 1")]
     NumFunctions,
+    /// Unknowns per node that do not tile the rows.
+    #[error("{rows} rows are not a multiple of num_functions {num_functions} (unknowns per node)")]
+    NumFunctionsRows {
+        /// Rows of the matrix.
+        rows: usize,
+        /// Unknowns per node asked for.
+        num_functions: usize,
+    },
 }
 
 /// Everything the setup needs to know.
@@ -198,6 +207,14 @@ pub struct Level {
     pub coarse_points: Vec<u32>,
 }
 
+/// Bytes the setup holds at its peak for a matrix of `nnz` nonzeros:
+/// about 40 per nonzero of level 0 (the matrix, strength, `P`, the
+/// Galerkin product and the coarse levels), measured by
+/// `scripts/bench.sh memory`.
+pub fn setup_bytes(nnz: u64) -> u64 {
+    nnz.saturating_mul(40)
+}
+
 /// A whole hierarchy, finest level first.
 #[derive(Clone, Debug)]
 pub struct Hierarchy {
@@ -271,6 +288,13 @@ pub fn build_owned(
         });
     }
     o.validate()?;
+    let nf = o.strength.num_functions;
+    if !a.rows().is_multiple_of(nf) {
+        return Err(BuildError::NumFunctionsRows {
+            rows: a.rows(),
+            num_functions: nf,
+        });
+    }
     let mut levels = Vec::new();
     let mut times = SetupTimes::default();
     let mut clock = std::time::Instant::now();

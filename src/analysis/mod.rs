@@ -72,6 +72,30 @@ pub enum AnalysisError {
         /// Levels of the hierarchy.
         hierarchy: usize,
     },
+    /// A term charged an infinite or undefined time: the machine's
+    /// parameters are out of any plausible range.
+    #[error("level {level} {op}: the {term} cost is {seconds} s; check the machine's parameters")]
+    NotFinite {
+        /// The level.
+        level: usize,
+        /// The operation.
+        op: &'static str,
+        /// The term.
+        term: &'static str,
+        /// What it charged.
+        seconds: f64,
+    },
+}
+
+/// Bytes [`analyze`] and the setup before it hold at their peak for a
+/// matrix of `nnz` nonzeros on `ranks` ranks, from measurements
+/// (`scripts/bench.sh memory`): the setup's ([`crate::amg::setup_bytes`]),
+/// the patterns and summaries of a level (8 per nonzero), and the
+/// per-rank tables of every level (512 per rank).
+pub fn memory_bytes(nnz: u64, ranks: usize) -> u64 {
+    crate::amg::setup_bytes(nnz)
+        .saturating_add(nnz.saturating_mul(8))
+        .saturating_add((ranks as u64).saturating_mul(512))
 }
 
 /// Every level's communication and its modeled cost.
@@ -113,29 +137,41 @@ impl Analysis {
         crate::output::write_folder(dir, fill, io)
     }
 
-    /// Writes each kept pattern's process graph as Graphviz DOT into
-    /// `dir`: `level{l}_{op}.dot`, or `level{l}_{op}_{step}.dot` for the
-    /// steps of a node-aware strategy.
+    /// Writes each kept pattern's process graph as Graphviz DOT as the
+    /// folder `dir` (built beside it and swapped in whole; one holding
+    /// anything but `.dot` files is refused): `level{l}_{op}.dot`, or
+    /// `level{l}_{op}_{step}.dot` for the steps of a node-aware strategy.
     pub fn save_dot(&self, dir: &Path, m: &Machine) -> Result<(), PatternError> {
-        let io = |path: &Path| {
-            let path = path.display().to_string();
-            move |source| PatternError::Io { path, source }
+        crate::output::check_folder(dir, comm::dot::is_dot_file).map_err(|problem| {
+            PatternError::Folder {
+                path: dir.display().to_string(),
+                problem,
+            }
+        })?;
+        // Errors name the file in `dir`, not in the temporary folder.
+        let io = |name: &str| {
+            let path = dir.join(name).display().to_string();
+            move |source| PatternError::Io {
+                path: path.clone(),
+                source,
+            }
         };
-        std::fs::create_dir_all(dir).map_err(io(dir))?;
-        for l in &self.levels {
-            for o in &l.ops {
-                for (step, pat) in &o.patterns {
-                    let name = if step == o.op.name() {
-                        format!("level{}_{}.dot", l.level, step)
-                    } else {
-                        format!("level{}_{}_{step}.dot", l.level, o.op.name())
-                    };
-                    let path = dir.join(name);
-                    comm::dot::write(&path, pat, m).map_err(io(&path))?;
+        let fill = |tmp: &Path| {
+            for l in &self.levels {
+                for o in &l.ops {
+                    for (step, pat) in &o.patterns {
+                        let name = if step == o.op.name() {
+                            format!("level{}_{}.dot", l.level, step)
+                        } else {
+                            format!("level{}_{}_{step}.dot", l.level, o.op.name())
+                        };
+                        comm::dot::write(&tmp.join(&name), pat, m).map_err(io(&name))?;
+                    }
                 }
             }
-        }
-        Ok(())
+            Ok(())
+        };
+        crate::output::write_folder(dir, fill, io(""))
     }
 }
 
@@ -263,7 +299,19 @@ pub fn analyze(
         seconds.extraction += clock.elapsed().as_secs_f64();
         let clock = Instant::now();
         for (op, exchanged) in exchanges {
-            ops.push(exchanged.charge(op, m, &places, o));
+            let charged = exchanged.charge(op, m, &places, o);
+            let cost = &charged.cost;
+            if !cost.total.is_finite() {
+                // The term to blame, or the sum when finite terms overflow.
+                let bad = cost.terms.iter().find(|t| !t.charge.seconds.is_finite());
+                return Err(AnalysisError::NotFinite {
+                    level: l,
+                    op: op.name(),
+                    term: bad.map_or("total", |t| t.term.name),
+                    seconds: bad.map_or(cost.total, |t| t.charge.seconds),
+                });
+            }
+            ops.push(charged);
         }
         seconds.model += clock.elapsed().as_secs_f64();
         levels.push(LevelAnalysis {
@@ -357,5 +405,41 @@ impl Exchanged {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::amg::{build, Preset};
+    use crate::matrix::gen::{Kind, Problem};
+    use crate::partition::{CoarseRule, Partition};
+
+    #[test]
+    fn an_infinite_cost_is_an_error_naming_the_term() {
+        let a = Problem::new(Kind::Poisson3d, 8).generate().unwrap().csr;
+        let h = build(&a, &Preset::Hypre.options(), &mut |_, _| {}).unwrap();
+        // Parameters set in code skip validation: gamma n^2 overflows.
+        let mut m = crate::machine::test_machine(2, 4);
+        m.params.gamma = f64::MAX;
+        let fine = Partition::contiguous(a.rows(), m.ranks());
+        let layout = Layout::new(&h, fine, CoarseRule::Inherit);
+        let e = analyze(&h, &layout, &m, &Options::default()).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                AnalysisError::NotFinite {
+                    level: 0,
+                    op: "spmv",
+                    term: "queue",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "level 0 spmv: the queue cost is inf s; check the machine's parameters"
+        );
     }
 }

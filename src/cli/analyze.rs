@@ -5,12 +5,15 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::args::{AmgArgs, InputArgs, MachineArgs, PartitionArgs};
+use super::args::{check_generator, AmgArgs, InputArgs, MachineArgs, PartitionArgs};
 use super::stages::Stages;
-use super::{emit, write_file, Error, Progress};
+use super::{emit, warn, write_file, Error, Progress};
+use crate::amg;
 use crate::analysis::{self, Options};
 use crate::comm::node_aware::Strategy;
+use crate::memory;
 use crate::model::{terms, Model};
+use crate::output::Plan;
 use crate::partition::Layout;
 use crate::report::json::{Context, MatrixJson, Report};
 use crate::report::{self, table};
@@ -26,55 +29,70 @@ pub(crate) struct AnalyzeArgs {
     #[command(flatten)]
     partition: PartitionArgs,
     /// Communication of spmv and spgemm.
-    #[arg(long, value_enum, default_value_t = Strategy::Standard)]
+    #[arg(long, value_enum, default_value_t = Strategy::Standard, help_heading = "Model")]
     strategy: Strategy,
     #[arg(long, default_value = "nodeaware+queue+contention", value_parser = Model::parse,
-          long_help = terms::help(), help = "Cost model: terms joined by '+'")]
+          long_help = terms::help(), help = "Cost model: terms joined by '+'", help_heading = "Model")]
     model: Model,
-    /// Folder for report.json, levels.csv and the charts (PNG and SVG);
-    /// default reports/<matrix name>/.
-    #[arg(long, value_name = "DIR")]
+    /// Folder for report.json, levels.csv and the charts (PNG and SVG),
+    /// replaced whole; default reports/<matrix name>/.
+    #[arg(long, value_name = "DIR", help_heading = "Output")]
     out: Option<PathBuf>,
     /// Print the wall time of each stage on stderr and add it to the JSON.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     timings: bool,
-    /// Also write the report JSON to this file.
-    #[arg(long, value_name = "FILE")]
+    /// Also write the report JSON to this file (outside the --out folder).
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     json: Option<PathBuf>,
-    /// Write each level's process graph per operation as Graphviz DOT into DIR.
-    #[arg(long, value_name = "DIR")]
+    /// Write each level's process graph per operation as Graphviz DOT as
+    /// the folder DIR (replaced whole).
+    #[arg(long, value_name = "DIR", help_heading = "Output")]
     dot: Option<PathBuf>,
     /// Write every level's spmv and spgemm messages with the rank layout
-    /// as the folder DIR, one level{l}_{op}.amgpat file each (format in the
-    /// README).
-    #[arg(long, value_name = "DIR")]
+    /// as the folder DIR (replaced whole), one level{l}_{op}.amgpat file
+    /// each (format in the README).
+    #[arg(long, value_name = "DIR", help_heading = "Output")]
     save_patterns: Option<PathBuf>,
 }
 
 pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
     let mut stages = Stages::start();
-    // Everything that can be checked before the long steps is checked first.
+    // Everything that can be checked before the input is read is checked
+    // first: flags, outputs, and what the run would ask of memory.
     let m = args.machine.resolve()?;
     let o = args.amg.options()?;
     let fine = args.partition.fine()?;
+    let source = args.input.source()?;
     let out = (args.out.clone()).unwrap_or_else(|| args.input.default_out());
-    let folders = [
-        ("--out", Some(&out)),
-        ("--dot", args.dot.as_ref()),
-        ("--save-patterns", args.save_patterns.as_ref()),
-    ];
-    for (flag, dir) in folders {
-        let Some(dir) = dir else { continue };
-        (crate::output::check_folder(dir))
-            .map_err(|e| Error::Usage(format!("{flag} {}: {e}", dir.display())))?;
+    let mut plan = Plan::new();
+    args.input.add_inputs(&mut plan);
+    args.machine.add_input(&mut plan);
+    args.partition.add_input(&mut plan);
+    plan.folder("--out", &out, report::is_report_file)?;
+    if let Some(path) = &args.json {
+        plan.file("--json", path)?;
+    }
+    if let Some(dir) = &args.dot {
+        plan.folder("--dot", dir, crate::comm::dot::is_dot_file)?;
     }
     if let Some(dir) = &args.save_patterns {
-        crate::comm::io::check_folder(dir)
-            .map_err(|e| Error::Usage(format!("--save-patterns {e}")))?;
+        plan.folder("--save-patterns", dir, crate::comm::io::is_pattern_file)?;
+    }
+    let ranks = m.ranks();
+    let need = |nnz| analysis::memory_bytes(nnz, ranks);
+    memory::check(need(0), || {
+        format!("{} nodes x {} ppn = {ranks} ranks", m.nodes, m.ppn)
+    })?;
+    if let Some(source) = &source {
+        check_generator(source, Some((&args.amg, &o)), need)?;
     }
     let progress = Progress::new();
-    let input = args.input.load(&args.amg, &o, &progress, &mut stages)?;
+    let input = (args.input).load(source.as_ref(), &args.amg, &o, need, &progress, &mut stages)?;
     let h = &input.h;
+    let warnings = amg::diagnose::warnings(h, input.built.then_some(&o));
+    for w in &warnings {
+        progress.suspend(|| warn(w));
+    }
     progress.say(format!(
         "partitioning {} rows ({})",
         input.info.rows,
@@ -127,17 +145,17 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
         source,
     };
     let mut r = Report::new(&a, context);
-    report::write_files(&out, &r)?;
-    stages.lap("charts and csv");
+    r.warnings = warnings;
+    // The JSON last, so that its timings cover the charts.
+    report::write_folder(&out, &mut r, |r| {
+        stages.lap("charts and csv");
+        if args.timings {
+            r.timings = Some(stages.report(input.built.then_some(h)));
+        }
+    })?;
     progress.done();
-    if args.timings {
-        r.timings = Some(stages.report(input.built.then_some(h)));
-    }
-    // The JSON last, so that its timings cover everything before it.
-    let text = r.to_json();
-    write_file(&out.join("report.json"), &text)?;
     if let Some(path) = &args.json {
-        write_file(path, &text)?;
+        write_file(path, &r.to_json())?;
     }
     emit(&format!(
         "{} ({}) on {} nodes x {} ppn = {} ranks ({}), routers {:?}\n\n{}hierarchy and input {:.2} s, communication extracted in {:.2} s; report in {}\n",

@@ -2,7 +2,7 @@
 //! value. Options are the library's `ValueEnum`s; their help comes from
 //! their doc comments.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
@@ -15,23 +15,26 @@ use crate::amg::{
 use crate::machine::{Machine, Placement};
 use crate::matrix::source::Source;
 use crate::matrix::{Field, Info, Matrix, Symmetry};
+use crate::memory;
+use crate::output::Plan;
 use crate::partition::methods::{Method, MethodOptions, Objective};
 use crate::partition::{CoarseRule, Fine};
 
 /// Where the ranks run: shared by `analyze` and `compare`.
 #[derive(Args, Debug)]
+#[command(next_help_heading = "Machine")]
 pub(crate) struct MachineArgs {
     /// Machine: bluewaters (built in) or a JSON file with name, nodes, ppn,
     /// sockets_per_node, nodes_per_router [, placement, params].
     #[arg(long, default_value = "bluewaters", value_name = "NAME|FILE")]
     machine: String,
-    /// Number of nodes (overrides the machine's).
+    /// Number of nodes (overrides the machine's; bluewaters: 512).
     #[arg(long)]
     nodes: Option<usize>,
-    /// Processes per node (overrides the machine's).
+    /// Processes per node (overrides the machine's; bluewaters: 16).
     #[arg(long)]
     ppn: Option<usize>,
-    /// Rank placement (overrides the machine's).
+    /// Rank placement (overrides the machine's; bluewaters: smp).
     #[arg(long, value_enum)]
     placement: Option<Placement>,
     /// Seed of --placement random.
@@ -40,6 +43,13 @@ pub(crate) struct MachineArgs {
 }
 
 impl MachineArgs {
+    /// The machine file, an input (none for a built-in machine).
+    pub(crate) fn add_input(&self, plan: &mut Plan) {
+        if self.machine != "bluewaters" {
+            plan.input(Path::new(&self.machine));
+        }
+    }
+
     /// The machine with the overrides applied and checked.
     pub(crate) fn resolve(&self) -> Result<Machine, Error> {
         let mut m = Machine::named_or_file(&self.machine)?;
@@ -65,45 +75,47 @@ impl MachineArgs {
     }
 }
 
+/// `help`, then each preset's value of the option, as clap shows a
+/// default: `[hypre: 0.25, pyamg: 0.25, ...]`.
+fn preset_help(help: &str, value: fn(&Options) -> String) -> String {
+    let values: Vec<String> = Preset::value_variants()
+        .iter()
+        .map(|p| format!("{}: {}", p.name(), value(&p.options())))
+        .collect();
+    format!("{help} [{}]", values.join(", "))
+}
+
 /// The AMG setup flags shared by `hierarchy`, `analyze` and `compare`.
 #[derive(Args, Debug)]
+#[command(
+    next_help_heading = "AMG setup (each flag overrides the preset's value, shown per preset)"
+)]
 pub(crate) struct AmgArgs {
     /// Settings chosen at once; the flags below override them.
     #[arg(long, value_enum, default_value_t = Preset::Hypre)]
     pub(crate) preset: Preset,
     /// Strength threshold theta, in [0, 1].
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, help = preset_help("Strength threshold theta, in [0, 1]", |o| o.strength.theta.to_string()))]
     theta: Option<f64>,
-    /// Strength rule.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, help = preset_help("Strength rule", |o| crate::value_name(&o.strength.rule)))]
     strength: Option<Rule>,
-    /// hypre's max_row_sum (signed rule); 1.0 switches it off.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, help = preset_help("hypre's max_row_sum (signed rule); 1.0 switches it off", |o| o.strength.max_row_sum.to_string()))]
     max_row_sum: Option<f64>,
-    /// Unknowns per node for unknown-based strength (3 for 3D elasticity).
-    #[arg(long)]
+    #[arg(long, help = preset_help("Unknowns per node for unknown-based strength (3 for 3D elasticity); must divide the rows", |o| o.strength.num_functions.to_string()))]
     num_functions: Option<usize>,
-    /// C/F splitting.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, help = preset_help("C/F splitting", |o| crate::value_name(&o.coarsening)))]
     coarsening: Option<Coarsening>,
-    /// Interpolation.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, help = preset_help("Interpolation", |o| crate::value_name(&o.interpolation)))]
     interpolation: Option<Interpolation>,
-    /// At most this many entries per row of P (hypre's P_max_elmts; 0: no limit).
-    #[arg(long)]
+    #[arg(long, help = preset_help("At most this many entries per row of P (hypre's P_max_elmts; 0: no limit)", |o| o.p_max_elmts.to_string()))]
     p_max_elmts: Option<usize>,
-    /// Drop entries of P below this fraction of the row's largest (hypre's
-    /// trunc_factor), in [0, 1).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, help = preset_help("Drop entries of P below this fraction of the row's largest (hypre's trunc_factor), in [0, 1)", |o| o.trunc_factor.to_string()))]
     trunc_factor: Option<f64>,
-    /// Seed of the random weights of pmis, hmis and cljp.
-    #[arg(long)]
+    #[arg(long, help = preset_help("Seed of the random weights of pmis, hmis and cljp", |o| o.seed.to_string()))]
     seed: Option<u64>,
-    /// Stop when a level has at most this many rows.
-    #[arg(long)]
+    #[arg(long, help = preset_help("Stop when a level has at most this many rows", |o| o.max_coarse.to_string()))]
     max_coarse: Option<usize>,
-    /// At most this many levels.
-    #[arg(long)]
+    #[arg(long, help = preset_help("At most this many levels", |o| o.max_levels.to_string()))]
     max_levels: Option<usize>,
 }
 
@@ -129,8 +141,8 @@ impl AmgArgs {
                 BuildError::TruncFactor(_) => "--trunc-factor: ",
                 BuildError::MaxLevels => "--max-levels: ",
                 BuildError::NumFunctions => "--num-functions: ",
-                // Not an option's error; validate() does not return it.
-                BuildError::NotSquare { .. } => "",
+                // Not options' errors; validate() does not return them.
+                BuildError::NotSquare { .. } | BuildError::NumFunctionsRows { .. } => "",
             };
             Error::Usage(format!("{flag}{e}"))
         })?;
@@ -138,9 +150,58 @@ impl AmgArgs {
     }
 }
 
+impl AmgArgs {
+    /// `--num-functions` must divide the rows: refused as a usage error,
+    /// before a generator runs or once a file's size is known.
+    pub(crate) fn check_rows(&self, o: &Options, name: &str, rows: u128) -> Result<(), Error> {
+        let nf = o.strength.num_functions;
+        if rows.is_multiple_of(nf as u128) {
+            return Ok(());
+        }
+        let whose = match self.num_functions {
+            Some(_) => String::new(),
+            None => format!(" (the {} preset's)", self.preset.name()),
+        };
+        Err(Error::Usage(format!(
+            "{name}: its {rows} rows are not a multiple of --num-functions {nf}{whose}; \
+             pass --num-functions 1 or a divisor of the rows"
+        )))
+    }
+}
+
+/// Before a generator runs: its rows fit `--num-functions`, and `need`
+/// bytes (the run's estimate from its nonzeros) fit in memory. Both are
+/// usage errors, found before any input is made.
+pub(crate) fn check_generator(
+    source: &Source,
+    amg: Option<(&AmgArgs, &Options)>,
+    need: impl Fn(u64) -> u64,
+) -> Result<(), Error> {
+    let Source::Gen(p) = source else {
+        return Ok(());
+    };
+    if let Some((args, o)) = amg {
+        args.check_rows(o, &p.spec(), p.kind.rows(p.n))?;
+    }
+    memory::check(need(p.nnz_bound()), || p.spec())?;
+    Ok(())
+}
+
+/// Once a file is read: the run's `need` bytes from its nonzeros fit in
+/// memory (the input's size, so exit status 1).
+pub(crate) fn check_loaded(name: &str, nnz: usize, need: u64) -> Result<(), Error> {
+    memory::check(need, || format!("{name} ({nnz} nonzeros)")).map_err(Error::InputMemory)
+}
+
 /// Build the hierarchy (taking the matrix over), naming each level on the
-/// progress spinner.
-pub(crate) fn build(m: Matrix, o: &Options, progress: &Progress) -> Result<Hierarchy, Error> {
+/// progress spinner; `--num-functions` is checked against the rows first.
+pub(crate) fn build(
+    m: Matrix,
+    amg: &AmgArgs,
+    o: &Options,
+    progress: &Progress,
+) -> Result<Hierarchy, Error> {
+    amg.check_rows(o, &m.name, m.csr.rows() as u128)?;
     let mut step = |level: usize, rows: usize| {
         progress.say(format!(
             "setting up level {level} ({} rows)",
@@ -155,6 +216,7 @@ pub(crate) fn build(m: Matrix, o: &Options, progress: &Progress) -> Result<Hiera
 
 /// The fine partition, its METIS objective and seed, and the coarse rule.
 #[derive(Args, Debug)]
+#[command(next_help_heading = "Partition")]
 pub(crate) struct PartitionArgs {
     /// Partition of the fine rows: a method, or a partition file (one
     /// owner rank a line, as METIS writes them).
@@ -177,7 +239,7 @@ pub(crate) struct PartitionArgs {
 fn fine_help() -> String {
     let mut s = String::from(
         "Partition of the fine rows: a method, or a partition file (one owner rank a line, \
-         as METIS writes them) [default: contiguous]\n",
+         as METIS writes them)\n",
     );
     for m in Method::value_variants() {
         let v = m.to_possible_value().expect("no skipped methods");
@@ -188,6 +250,13 @@ fn fine_help() -> String {
 }
 
 impl PartitionArgs {
+    /// The partition file, an input.
+    pub(crate) fn add_input(&self, plan: &mut Plan) {
+        if let Fine::File(path) = &self.partition {
+            plan.input(path);
+        }
+    }
+
     /// The fine partition asked for; a file must exist.
     pub(crate) fn fine(&self) -> Result<&Fine, Error> {
         if let Fine::File(path) = &self.partition {
@@ -213,8 +282,9 @@ impl PartitionArgs {
 
 /// A matrix input: a file or `gen:KIND:N`, optionally permuted.
 #[derive(Args, Debug)]
+#[command(next_help_heading = "Input")]
 pub(crate) struct MatrixArgs {
-    /// Matrix Market file (.mtx, .mtx.gz) or gen:KIND:N.
+    /// Matrix Market file (.mtx, .mtx.gz; - for standard input) or gen:KIND:N.
     pub(crate) input: String,
     /// Apply a random symmetric node permutation with this seed first.
     #[arg(long, value_name = "SEED")]
@@ -222,16 +292,28 @@ pub(crate) struct MatrixArgs {
 }
 
 impl MatrixArgs {
+    /// The input, parsed (a generator spec is checked) but not read.
+    pub(crate) fn source(&self) -> Result<Source, Error> {
+        Ok(Source::parse(&self.input)?)
+    }
+
+    /// The input file, for the outputs' check.
+    pub(crate) fn add_input(&self, plan: &mut Plan) {
+        plan.input(Path::new(&self.input));
+    }
+
     /// Read or generate the matrix.
-    pub(crate) fn load(&self) -> Result<Matrix, Error> {
-        Ok(Source::parse(&self.input)?.load(self.permute)?)
+    pub(crate) fn load(&self, source: &Source) -> Result<Matrix, Error> {
+        Ok(source.load(self.permute)?)
     }
 }
 
 /// The hierarchy to analyse: a matrix to build it from, or a levels folder.
 #[derive(Args, Debug)]
+#[command(next_help_heading = "Input")]
 pub(crate) struct InputArgs {
-    /// Matrix Market file (.mtx, .mtx.gz) or gen:KIND:N (or use --levels-from).
+    /// Matrix Market file (.mtx, .mtx.gz; - for standard input) or
+    /// gen:KIND:N (or use --levels-from).
     #[arg(
         required_unless_present = "levels_from",
         conflicts_with = "levels_from"
@@ -239,7 +321,11 @@ pub(crate) struct InputArgs {
     input: Option<String>,
     /// Read the hierarchy (A0.mtx, P0.mtx, [C0.txt], A1.mtx, ...) from DIR
     /// instead of building one, e.g. one saved from hypre, PETSc or PyAMG.
-    #[arg(long, value_name = "DIR")]
+    /// The AMG flags and --permute do not apply to it.
+    #[arg(long, value_name = "DIR", conflicts_with_all = [
+        "preset", "theta", "strength", "max_row_sum", "num_functions", "coarsening",
+        "interpolation", "p_max_elmts", "trunc_factor", "seed", "max_coarse",
+        "max_levels", "permute"])]
     levels_from: Option<PathBuf>,
     /// Apply a random symmetric node permutation with this seed first.
     #[arg(long, value_name = "SEED")]
@@ -261,14 +347,34 @@ pub(crate) struct Loaded {
 }
 
 impl InputArgs {
+    /// The input matrix, parsed (a generator spec is checked) but not
+    /// read; `None` for `--levels-from`.
+    pub(crate) fn source(&self) -> Result<Option<Source>, Error> {
+        match &self.input {
+            Some(input) if self.levels_from.is_none() => Ok(Some(Source::parse(input)?)),
+            _ => Ok(None),
+        }
+    }
+
+    /// The input file or levels folder, for the outputs' check.
+    pub(crate) fn add_inputs(&self, plan: &mut Plan) {
+        if let Some(input) = &self.input {
+            plan.input(Path::new(input));
+        }
+        if let Some(dir) = &self.levels_from {
+            plan.input(dir);
+        }
+    }
+
     /// `reports/<name>/` for a file `path/name.mtx[.gz]`, `gen:kind:n` or a
-    /// levels folder.
+    /// levels folder; `reports/stdin/` for standard input.
     pub(crate) fn default_out(&self) -> PathBuf {
         let base = match (&self.levels_from, &self.input) {
             (Some(dir), _) => dir
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| "levels".into()),
+            (None, Some(input)) if input == "-" => "stdin".into(),
             (None, Some(input)) => crate::report::base_name(input)
                 .replace("gen:", "")
                 .replace(':', "_"),
@@ -280,17 +386,23 @@ impl InputArgs {
         }
     }
 
-    /// Read the levels, or read the matrix and build them, timing both.
+    /// Read the levels, or read the matrix (`source`) and build them,
+    /// timing both; `need` estimates the run's bytes from a matrix's
+    /// nonzeros, checked once a file is read.
     pub(crate) fn load(
         &self,
+        source: Option<&Source>,
         amg: &AmgArgs,
         o: &Options,
+        need: impl Fn(u64) -> u64,
         progress: &Progress,
         stages: &mut Stages,
     ) -> Result<Loaded, Error> {
         if let Some(dir) = &self.levels_from {
             progress.say(format!("reading levels from {}", dir.display()));
             let h = levels_io::load_levels(dir)?;
+            let a = &h.levels[0].a;
+            check_loaded(&dir.display().to_string(), a.nnz(), need(a.nnz() as u64))?;
             stages.lap("input");
             stages.lap("hierarchy");
             let a = &h.levels[0].a;
@@ -311,15 +423,14 @@ impl InputArgs {
                 built: false,
             });
         }
-        let input = self
-            .input
-            .as_deref()
-            .expect("clap requires INPUT or --levels-from");
+        let source = source.expect("clap requires INPUT or --levels-from");
+        let input = self.input.as_deref().unwrap_or_default();
         progress.say(format!("reading {input}"));
-        let mat = Source::parse(input)?.load(self.permute)?;
+        let mat = source.load(self.permute)?;
         let (name, info) = (mat.name.clone(), mat.info());
+        check_loaded(&name, info.nnz, need(info.nnz as u64))?;
         stages.lap("input");
-        let h = build(mat, o, progress)?;
+        let h = build(mat, amg, o, progress)?;
         stages.lap("hierarchy");
         Ok(Loaded {
             name,

@@ -5,9 +5,10 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::args::{build, AmgArgs, MatrixArgs};
-use super::{emit, write_file, Error, Progress};
-use crate::amg::levels_io;
+use super::args::{build, check_generator, check_loaded, AmgArgs, MatrixArgs};
+use super::{emit, warn, write_file, Error, Progress};
+use crate::amg::{self, levels_io};
+use crate::output::Plan;
 use crate::report;
 
 #[derive(Args, Debug)]
@@ -17,23 +18,38 @@ pub(crate) struct HierarchyArgs {
     #[command(flatten)]
     amg: AmgArgs,
     /// Write {"operator_complexity","grid_complexity","levels":[...]} here.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
     json: Option<PathBuf>,
-    /// Write A{l}.mtx, P{l}.mtx and C{l}.txt of every level into DIR.
-    #[arg(long, value_name = "DIR")]
+    /// Write A{l}.mtx, P{l}.mtx and C{l}.txt of every level as the folder
+    /// DIR (replaced whole).
+    #[arg(long, value_name = "DIR", help_heading = "Output")]
     save_levels: Option<PathBuf>,
 }
 
 pub(crate) fn run(args: &HierarchyArgs) -> Result<(), Error> {
     let o = args.amg.options()?;
+    let source = args.matrix.source()?;
+    let mut plan = Plan::new();
+    args.matrix.add_input(&mut plan);
+    if let Some(path) = &args.json {
+        plan.file("--json", path)?;
+    }
+    if let Some(dir) = &args.save_levels {
+        plan.folder("--save-levels", dir, levels_io::is_levels_file)?;
+    }
+    check_generator(&source, Some((&args.amg, &o)), amg::setup_bytes)?;
     let start = Instant::now();
-    let m = args.matrix.load()?;
+    let m = args.matrix.load(&source)?;
+    check_loaded(&m.name, m.csr.nnz(), amg::setup_bytes(m.csr.nnz() as u64))?;
     let loaded = start.elapsed().as_secs_f64();
     let name = m.name.clone();
     let setup_start = Instant::now();
     let progress = Progress::new();
-    let h = build(m, &o, &progress)?;
+    let h = build(m, &args.amg, &o, &progress)?;
     progress.done();
+    for w in amg::diagnose::warnings(&h, Some(&o)) {
+        warn(&w);
+    }
     let setup = setup_start.elapsed().as_secs_f64();
     if let Some(path) = &args.json {
         write_file(path, &report::pretty_json(&report::hierarchy::json(&h)))?;

@@ -7,9 +7,10 @@ use clap::Args;
 
 use super::args::MatrixArgs;
 use super::{emit, Error};
-use crate::matrix::gen::{Kind, Problem};
+use crate::matrix::gen::{Kind, Problem, ProblemError};
 use crate::matrix::source::Source;
 use crate::matrix::{csr, io, Symmetry};
+use crate::output::Plan;
 use crate::report::{self, ChartFormat};
 
 #[derive(Args, Debug)]
@@ -35,11 +36,22 @@ pub(crate) struct GenerateArgs {
     /// Output file (.mtx, or .mtx.gz for gzip).
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
-    /// Young's modulus (elasticity3d).
-    #[arg(long, default_value_t = 1.0, value_name = "E")]
+    /// Young's modulus (elasticity3d), positive.
+    #[arg(
+        long,
+        default_value_t = 1.0,
+        value_name = "E",
+        allow_negative_numbers = true
+    )]
     young: f64,
-    /// Poisson's ratio (elasticity3d), in (-1, 0.5).
-    #[arg(long, default_value_t = 0.3, value_name = "NU")]
+    /// Poisson's ratio (elasticity3d), in (-1, 0.5); negative for auxetic
+    /// materials.
+    #[arg(
+        long,
+        default_value_t = 0.3,
+        value_name = "NU",
+        allow_negative_numbers = true
+    )]
     poisson_ratio: f64,
     /// Apply a random symmetric node permutation with this seed.
     #[arg(long, value_name = "SEED")]
@@ -47,11 +59,15 @@ pub(crate) struct GenerateArgs {
 }
 
 pub(crate) fn info(args: &InfoArgs) -> Result<(), Error> {
+    let source = args.matrix.source()?;
     if let Some(path) = &args.spy {
         ChartFormat::of(path).map_err(|e| Error::Usage(format!("--spy {e}")))?;
+        let mut plan = Plan::new();
+        args.matrix.add_input(&mut plan);
+        plan.file("--spy", path)?;
     }
     let start = Instant::now();
-    let m = args.matrix.load()?;
+    let m = args.matrix.load(&source)?;
     let seconds = start.elapsed().as_secs_f64();
     if let Some(path) = &args.spy {
         report::spy::draw(path, &m)?;
@@ -84,6 +100,17 @@ pub(crate) fn generate(args: &GenerateArgs) -> Result<(), Error> {
         young: args.young,
         poisson_ratio: args.poisson_ratio,
     };
+    problem.validate().map_err(|e| {
+        let flag = match e {
+            ProblemError::ZeroSize(_) | ProblemError::TooLarge { .. } => "--n",
+            ProblemError::Young(_) => "--young",
+            ProblemError::PoissonRatio(_) => "--poisson-ratio",
+            ProblemError::Memory(_) => "--n",
+        };
+        Error::Usage(format!("{flag}: {e}"))
+    })?;
+    Plan::new().file("--output", &args.output)?;
+    crate::memory::check(problem.memory_bytes(), || problem.spec())?;
     let m = Source::Gen(problem).load(args.permute)?;
     // Generators are symmetric by construction (their tests check it); a
     // symmetric file stores the lower triangle only.

@@ -114,8 +114,17 @@ pub(crate) enum Error {
     /// A patterns file.
     #[error(transparent)]
     Patterns(#[from] PatternError),
+    /// An output that would overwrite an input, or cannot be written.
+    #[error(transparent)]
+    Output(#[from] crate::output::Refused),
+    /// A request (generator size, ranks) beyond this computer's memory.
+    #[error(transparent)]
+    Memory(#[from] crate::memory::TooLarge),
+    /// An input whose hierarchy would not fit in memory.
+    #[error("{0}")]
+    InputMemory(crate::memory::TooLarge),
     /// An output file.
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}: {}", crate::output::reason(.source))]
     Write {
         /// The file.
         path: String,
@@ -128,8 +137,15 @@ impl Error {
     /// 2 for how amgcomm was asked (as clap's flag errors), 1 for the
     /// input and failures at run time.
     pub(crate) fn exit_status(&self) -> i32 {
+        use crate::matrix::source::LoadError;
         match self {
-            Error::Usage(_) | Error::Machine(_) | Error::Model(_) | Error::Variant(_) => 2,
+            Error::Usage(_)
+            | Error::Machine(_)
+            | Error::Model(_)
+            | Error::Variant(_)
+            | Error::Output(_)
+            | Error::Memory(_)
+            | Error::Load(LoadError::Spec { .. }) => 2,
             _ => 1,
         }
     }
@@ -146,6 +162,7 @@ impl Error {
 /// Run the command line; returns the process exit code.
 pub fn run() -> i32 {
     install_panic_hook();
+    install_interrupt_handler();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return flag_error(e),
@@ -195,6 +212,22 @@ fn flag_error(e: clap::Error) -> i32 {
     2
 }
 
+/// Ctrl-C (and SIGTERM, SIGHUP): remove every temporary file and folder,
+/// so outputs keep their previous content ([`crate::output::clean_up`]);
+/// exit 130 as shells expect of SIGINT.
+fn install_interrupt_handler() {
+    let _ = ctrlc::set_handler(|| {
+        crate::output::clean_up();
+        eprintln!("amgcomm: interrupted; unfinished outputs removed, earlier content kept");
+        std::process::exit(130);
+    });
+}
+
+/// A warning on stderr: one line, after `amgcomm: warning: `.
+pub(crate) fn warn(w: impl std::fmt::Display) {
+    eprintln!("amgcomm: warning: {w}");
+}
+
 fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         let msg = info
@@ -241,6 +274,11 @@ impl Progress {
 
     pub(crate) fn say(&self, msg: String) {
         self.0.set_message(msg);
+    }
+
+    /// Runs `f` (a warning) with the spinner hidden.
+    pub(crate) fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.0.suspend(f)
     }
 
     pub(crate) fn done(&self) {

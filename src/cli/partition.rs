@@ -56,7 +56,11 @@ pub(crate) fn run(args: &PartitionArgs) -> Result<(), Error> {
         sockets_per_node: 1,
         ..Machine::bluewaters()
     };
-    let mat = args.matrix.load()?;
+    let source = args.matrix.source()?;
+    let mut plan = crate::output::Plan::new();
+    args.matrix.add_input(&mut plan);
+    plan.file("--output", &args.output)?;
+    let mat = args.matrix.load(&source)?;
     if args.parts > mat.csr.rows() {
         return usage(format!(
             "--parts {} is larger than the {} rows of {}",

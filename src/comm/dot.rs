@@ -49,6 +49,15 @@ pub fn to_dot(pat: &Pattern, m: &Machine) -> String {
     )
 }
 
+/// Whether a DOT folder may hold a file of that name: `level{l}_*.dot`.
+pub fn is_dot_file(name: &str) -> bool {
+    let rest = name
+        .strip_prefix("level")
+        .and_then(|r| r.strip_suffix(".dot"));
+    rest.and_then(|r| r.split_once('_'))
+        .is_some_and(|(l, _)| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// Writes [`to_dot`] to `path`, atomically.
 pub fn write(path: &Path, pat: &Pattern, m: &Machine) -> std::io::Result<()> {
     let text = to_dot(pat, m);

@@ -100,20 +100,21 @@ struct StepHeader {
 #[derive(Debug, thiserror::Error)]
 pub enum PatternError {
     /// The file cannot be opened, read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {}", crate::output::reason(.source))]
     Io {
         /// The file.
         path: String,
         /// Why.
         source: std::io::Error,
     },
-    /// A folder to replace holds files that are not pattern files.
-    #[error("{path}: holds {file}, which amgcomm did not write; choose a new or empty folder")]
-    Foreign {
+    /// The folder cannot take the patterns
+    /// ([`crate::output::check_folder`]).
+    #[error("{path}: {problem}")]
+    Folder {
         /// The folder.
         path: String,
-        /// One file in it that is not a pattern file.
-        file: String,
+        /// Why.
+        problem: crate::output::OutputProblem,
     },
     /// The file is not a pattern file of this version, or is damaged.
     #[error("{path}: {problem}")]
@@ -125,23 +126,27 @@ pub enum PatternError {
     },
 }
 
+/// Whether a file of that name is a pattern file (`level{l}_{op}.amgpat`,
+/// as [`file_name`] makes): the only files a patterns folder may hold
+/// before it is replaced.
+pub fn is_pattern_file(name: &str) -> bool {
+    [Op::Spmv, Op::Spgemm].iter().any(|op| {
+        let suffix = format!("_{}.{EXTENSION}", op.name());
+        let level = name
+            .strip_prefix("level")
+            .and_then(|r| r.strip_suffix(&suffix));
+        level.is_some_and(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()))
+    })
+}
+
 /// Whether `dir` may be replaced by a folder of pattern files: it does not
 /// exist, or holds pattern files only, no folders (a user's other files are
 /// never swept away).
 pub fn check_folder(dir: &Path) -> Result<(), PatternError> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Ok(());
-    };
-    for e in entries.flatten() {
-        let is_file = e.file_type().is_ok_and(|t| t.is_file());
-        if !is_file || e.path().extension().is_none_or(|x| x != EXTENSION) {
-            return Err(PatternError::Foreign {
-                path: dir.display().to_string(),
-                file: e.file_name().to_string_lossy().into_owned(),
-            });
-        }
-    }
-    Ok(())
+    crate::output::check_folder(dir, is_pattern_file).map_err(|problem| PatternError::Folder {
+        path: dir.display().to_string(),
+        problem,
+    })
 }
 
 /// The file name of level `level`'s `op`.

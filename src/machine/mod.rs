@@ -81,7 +81,7 @@ pub enum MachineError {
         path: String,
     },
     /// The file cannot be read.
-    #[error("--machine {path}: {source}")]
+    #[error("--machine {path}: {}", crate::output::reason(.source))]
     Io {
         /// The file given.
         path: String,
@@ -127,7 +127,8 @@ impl Machine {
             return Ok(Machine::bluewaters());
         }
         let path = Path::new(spec);
-        let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
+        // A description with measured tables is a few kilobytes.
+        let text = crate::memory::read_text(path, 64 << 20).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => MachineError::NotFound { path: spec.into() },
             _ => MachineError::Io {
                 path: spec.into(),

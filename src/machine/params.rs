@@ -168,6 +168,33 @@ pub struct CopyRates {
     pub network_data: Vec<f64>,
 }
 
+/// Plausible times: a per-message or per-byte cost above a second
+/// describes no network (and would overflow the models' sums).
+const MOST_SECONDS: f64 = 1.0;
+/// Plausible rates in bytes/s: from 1 KB/s to 1 PB/s.
+const RATES: (f64, f64) = (1e3, 1e15);
+
+/// `x` is a time in `[0, 1]` seconds.
+fn time(name: &str, x: f64) -> Result<(), Invalid> {
+    if x.is_finite() && (0.0..=MOST_SECONDS).contains(&x) {
+        return Ok(());
+    }
+    Err(Invalid(format!(
+        "{name} is {x}; a time must lie in [0, {MOST_SECONDS}] seconds"
+    )))
+}
+
+/// `x` is a rate in `[1e3, 1e15]` bytes/s.
+fn rate(name: &str, x: f64) -> Result<(), Invalid> {
+    if x.is_finite() && (RATES.0..=RATES.1).contains(&x) {
+        return Ok(());
+    }
+    Err(Invalid(format!(
+        "{name} is {x}; a rate must lie in [{:e}, {:e}] bytes/s",
+        RATES.0, RATES.1
+    )))
+}
+
 /// `name` is a non-empty, strictly increasing list of positive numbers.
 fn increasing(name: &str, v: &[f64]) -> Result<(), Invalid> {
     let positive = v.iter().all(|x| x.is_finite() && *x > 0.0);
@@ -192,13 +219,8 @@ impl PackTable {
                 self.runs.len()
             )));
         }
-        if !self
-            .seconds
-            .iter()
-            .flatten()
-            .all(|x| x.is_finite() && *x >= 0.0)
-        {
-            return Err("seconds must be finite and >= 0".into());
+        for x in self.seconds.iter().flatten() {
+            time("seconds", *x)?;
         }
         Ok(())
     }
@@ -207,20 +229,21 @@ impl PackTable {
 impl CopyRates {
     fn validate(&self) -> Result<(), Invalid> {
         let rates = [
-            self.copy,
-            self.copy_indexed,
-            self.send,
-            self.send_indexed,
-            self.deposit,
+            ("1C1", self.copy),
+            ("wC1", self.copy_indexed),
+            ("1S0", self.send),
+            ("wS0", self.send_indexed),
+            ("0D1", self.deposit),
         ];
-        if !rates.iter().all(|x| x.is_finite() && *x > 0.0) {
-            return Err("1C1, wC1, 1S0, wS0 and 0D1 must be positive".into());
+        for (name, x) in rates {
+            rate(name, x)?;
         }
         increasing("congestion", &self.congestion)?;
-        if self.network_data.len() != self.congestion.len()
-            || !self.network_data.iter().all(|x| x.is_finite() && *x > 0.0)
-        {
-            return Err("network_data must give one positive rate per congestion level".into());
+        if self.network_data.len() != self.congestion.len() {
+            return Err("network_data must give one rate per congestion level".into());
+        }
+        for x in &self.network_data {
+            rate("network_data", *x)?;
         }
         Ok(())
     }
@@ -316,29 +339,29 @@ impl Params {
             ("network", &self.network),
         ] {
             for (proto, r) in [("short", p.short), ("eager", p.eager), ("rend", p.rend)] {
-                if !(r.alpha >= 0.0 && r.alpha.is_finite() && r.rate > 0.0) {
-                    return Err(Invalid(format!(
-                        "params.{name}.{proto}: alpha must be >= 0 and rate > 0"
-                    )));
-                }
+                time(&format!("params.{name}.{proto}.alpha"), r.alpha)?;
+                rate(&format!("params.{name}.{proto}.rate"), r.rate)?;
             }
         }
-        if !(self.r_n > 0.0 && self.gamma >= 0.0 && self.delta >= 0.0) {
-            return Err("params: r_n must be > 0, gamma and delta >= 0".into());
-        }
-        if !(self.pack_per_run >= 0.0 && self.pack_rate > 0.0) {
-            return Err("params: pack_per_run must be >= 0 and pack_rate > 0".into());
-        }
+        rate("params.r_n", self.r_n)?;
+        time("params.gamma", self.gamma)?;
+        time("params.delta", self.delta)?;
+        time("params.pack_per_run", self.pack_per_run)?;
+        rate("params.pack_rate", self.pack_rate)?;
         if let Some(t) = &self.pack_table {
             t.validate()
                 .map_err(|e| Invalid(format!("params.pack_table: {e}")))?;
         }
         if let Some(p) = &self.loggp {
-            let all = [p.l, p.o_s, p.o_r, p.g, p.big_g];
-            if !all.iter().all(|x| x.is_finite() && *x >= 0.0) {
-                return Err(
-                    "params.loggp: l, o_s, o_r, g and big_g must be finite and >= 0".into(),
-                );
+            let all = [
+                ("l", p.l),
+                ("o_s", p.o_s),
+                ("o_r", p.o_r),
+                ("g", p.g),
+                ("big_g", p.big_g),
+            ];
+            for (name, x) in all {
+                time(&format!("params.loggp.{name}"), x)?;
             }
         }
         if let Some(c) = &self.copy_transfer {

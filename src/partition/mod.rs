@@ -110,7 +110,7 @@ pub enum PartitionError {
         path: String,
     },
     /// The partition file cannot be read.
-    #[error("{path}: {source}")]
+    #[error("{path}: {}", crate::output::reason(.source))]
     Io {
         /// The file given.
         path: String,
@@ -199,7 +199,9 @@ impl Partition {
     /// Read a partition file for `n` rows and `ranks` ranks.
     pub fn read(path: &Path, n: usize, ranks: usize) -> Result<Partition, PartitionError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| match e.kind() {
+        // One rank number a line, and some comments.
+        let limit = (n as u64).saturating_mul(32).saturating_add(64 << 20);
+        let text = crate::memory::read_text(path, limit).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => PartitionError::NotFound { path: name.clone() },
             _ => PartitionError::Io {
                 path: name.clone(),

@@ -203,6 +203,32 @@ const COLORS: [RGBColor; 6] = [
     RGBColor(140, 86, 75),
 ];
 
+/// Writes the folder `dir` whole: `compare.json` and the chart as
+/// `compare.png` and `compare.svg` ([`crate::output::write_folder`]); a
+/// folder holding other than report files is refused.
+pub fn write_folder(dir: &Path, r: &CompareReport) -> Result<(), ReportError> {
+    let fail = |path: &Path| {
+        let path = path.display().to_string();
+        move |e: std::io::Error| ReportError::Write {
+            path: path.clone(),
+            reason: crate::output::reason(&e),
+        }
+    };
+    crate::output::check_folder(dir, super::is_report_file).map_err(|e| ReportError::Write {
+        path: dir.display().to_string(),
+        reason: e.to_string(),
+    })?;
+    let fill = |tmp: &Path| {
+        std::fs::write(tmp.join("compare.json"), r.to_json())
+            .map_err(fail(&dir.join("compare.json")))?;
+        for ext in ["png", "svg"] {
+            chart(&tmp.join(format!("compare.{ext}")), r)?;
+        }
+        Ok(())
+    };
+    crate::output::write_folder(dir, fill, fail(dir))
+}
+
 /// `compare.png|svg`: per level, the modeled spmv time and the most
 /// messages a rank receives, a line per variant.
 pub fn chart(path: &Path, r: &CompareReport) -> Result<(), ReportError> {

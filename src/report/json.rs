@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::amg::diagnose::Warning;
+
 use crate::amg::Hierarchy;
 use crate::analysis::{Analysis, LevelAnalysis};
 use crate::comm::node_aware::Strategy;
@@ -34,6 +36,9 @@ pub struct Report<'a> {
     pub hierarchy: HierarchyJson,
     /// Every level's figures and costs.
     pub levels: &'a [LevelAnalysis],
+    /// What makes the hierarchy suspect ([`crate::amg::diagnose`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Warning>,
 }
 
 /// The input matrix.
@@ -109,6 +114,7 @@ impl<'a> Report<'a> {
         let m = c.machine;
         Report {
             timings: None,
+            warnings: Vec::new(),
             model: c.model,
             strategy: c.strategy,
             matrix: c.matrix,

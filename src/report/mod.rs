@@ -104,37 +104,73 @@ where
     let format = ChartFormat::of(path)?;
     register_fonts();
     crate::output::write_atomically(path, |tmp| {
+        // The file is made first, so that a folder's refusal is told as
+        // such rather than in the backend's debug text.
+        std::fs::File::create(tmp)?;
         match format {
             ChartFormat::Png => png(tmp),
             ChartFormat::Svg => svg(tmp),
         }
-        .map_err(|e| std::io::Error::other(e.to_string()))
+        .map_err(|_| std::io::Error::other("the chart could not be drawn"))
     })
     .map_err(|e| ReportError::Write {
         path: path.display().to_string(),
-        reason: e.to_string(),
+        reason: crate::output::reason(&e),
     })
 }
 
-/// Writes `levels.csv` and the charts of `r` into `dir` (made if need be):
-/// `spmv`, `spgemm`, `ptap` and `messages`, each as PNG and SVG.
-pub fn write_files(dir: &Path, r: &json::Report) -> Result<(), ReportError> {
-    let fail = |path: &Path, e: std::io::Error| ReportError::Write {
-        path: path.display().to_string(),
-        reason: e.to_string(),
-    };
-    std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
-    let csv = dir.join("levels.csv");
-    let text = table::csv(r);
-    crate::output::write_atomically(&csv, |tmp| std::fs::write(tmp, &text))
-        .map_err(|e| fail(&csv, e))?;
-    for ext in ["png", "svg"] {
-        for op in crate::comm::OPS {
-            charts::breakdown(&dir.join(format!("{}.{ext}", op.name())), r, op)?;
-        }
-        charts::messages(&dir.join(format!("messages.{ext}")), r)?;
+/// The files of a report folder besides the charts.
+const REPORT_FILES: [&str; 3] = ["report.json", "levels.csv", "compare.json"];
+/// The charts of a report folder, each as PNG and SVG.
+const CHARTS: [&str; 5] = ["spmv", "spgemm", "ptap", "messages", "compare"];
+
+/// Whether a report folder (`analyze --out`, `compare --out`) may hold a
+/// file of that name: the files amgcomm writes there. A folder holding
+/// anything else is not replaced ([`crate::output::check_folder`]).
+pub fn is_report_file(name: &str) -> bool {
+    if REPORT_FILES.contains(&name) {
+        return true;
     }
-    Ok(())
+    let chart = name
+        .strip_suffix(".png")
+        .or_else(|| name.strip_suffix(".svg"));
+    chart.is_some_and(|c| CHARTS.contains(&c))
+}
+
+/// Writes the report folder `dir` whole ([`crate::output::write_folder`]):
+/// `levels.csv`; the `spmv`, `spgemm`, `ptap` and `messages` charts, each as
+/// PNG and SVG; then `finish` is called (to add timings that cover the
+/// charts) and `report.json` written. A folder that holds other files is
+/// refused; on failure `dir` keeps what it held.
+pub fn write_folder(
+    dir: &Path,
+    r: &mut json::Report,
+    finish: impl FnOnce(&mut json::Report),
+) -> Result<(), ReportError> {
+    let fail = |path: &Path| {
+        let path = path.display().to_string();
+        move |e: std::io::Error| ReportError::Write {
+            path: path.clone(),
+            reason: crate::output::reason(&e),
+        }
+    };
+    crate::output::check_folder(dir, is_report_file).map_err(|e| ReportError::Write {
+        path: dir.display().to_string(),
+        reason: e.to_string(),
+    })?;
+    let fill = |tmp: &Path| {
+        std::fs::write(tmp.join("levels.csv"), table::csv(r))
+            .map_err(fail(&dir.join("levels.csv")))?;
+        for ext in ["png", "svg"] {
+            for op in crate::comm::OPS {
+                charts::breakdown(&tmp.join(format!("{}.{ext}", op.name())), r, op)?;
+            }
+            charts::messages(&tmp.join(format!("messages.{ext}")), r)?;
+        }
+        finish(r);
+        std::fs::write(tmp.join("report.json"), r.to_json()).map_err(fail(&dir.join("report.json")))
+    };
+    crate::output::write_folder(dir, fill, fail(dir))
 }
 
 /// `v` as pretty JSON with a final newline, as every JSON file and

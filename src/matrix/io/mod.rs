@@ -11,7 +11,7 @@ pub mod mtx_write;
 
 use std::fmt;
 use std::fs::File;
-use std::io::Read;
+use std::io::{BufRead, Read};
 use std::path::Path;
 
 use super::{Csr, Matrix, Symmetry};
@@ -66,7 +66,7 @@ pub enum ErrorKind {
     Gzip(String),
     /// Its first line is not a Matrix Market banner.
     #[error(
-        "not a Matrix Market file: the first line must start with '%%MatrixMarket matrix', found '{0}'"
+        "not a Matrix Market file: the first line must start with '%%MatrixMarket matrix', found {0}"
     )]
     Banner(String),
     /// A valid header amgcomm does not handle (complex, hermitian).
@@ -81,6 +81,13 @@ pub enum ErrorKind {
     /// A malformed entry.
     #[error("{0}")]
     Entry(String),
+    /// The size line announces more than this computer holds.
+    #[error("{0}")]
+    Memory(crate::memory::TooLarge),
+    /// A stream holds far more text than its announced entries need: a
+    /// hostile or broken file, refused before it fills the memory.
+    #[error("{0}")]
+    TooMuchText(String),
     /// Not as many entries as the size line announces.
     #[error("{}", count_message(*.announced, *.found))]
     Count {
@@ -112,13 +119,23 @@ impl fmt::Display for ReadError {
 impl std::error::Error for ReadError {}
 
 /// Read a matrix file, plain or gzip-compressed (detected by content).
-/// Values must be finite.
+/// Values must be finite. `-` is standard input; pipes and devices
+/// (`/dev/stdin`, `<(zcat m.mtx.gz)`) are read as streams.
 pub fn read(path: &Path) -> Result<Matrix, ReadError> {
     read_with(path, Values::Finite)
 }
 
 /// [`read`], with the value rule chosen.
 pub fn read_with(path: &Path, values: Values) -> Result<Matrix, ReadError> {
+    if path == Path::new("-") {
+        let name = "stdin";
+        let bytes = read_stream(std::io::stdin().lock()).map_err(|kind| ReadError {
+            path: name.into(),
+            line: None,
+            kind,
+        })?;
+        return parse(&bytes, name, values);
+    }
     let name = path.display().to_string();
     let err = |kind| ReadError {
         path: name.clone(),
@@ -132,6 +149,10 @@ pub fn read_with(path: &Path, values: Values) -> Result<Matrix, ReadError> {
     if meta.is_dir() {
         return Err(err(ErrorKind::Open("is a directory".into())));
     }
+    if !meta.is_file() {
+        let bytes = read_stream(file).map_err(err)?;
+        return parse(&bytes, &name, values);
+    }
     if meta.len() == 0 {
         return Err(err(ErrorKind::Empty));
     }
@@ -141,13 +162,86 @@ pub fn read_with(path: &Path, values: Values) -> Result<Matrix, ReadError> {
         unsafe { memmap2::Mmap::map(&file) }.map_err(|e| err(ErrorKind::Open(io_reason(&e))))?;
     // The text (mapped or inflated) is released before assembly inside
     // the reader: the peak holds the entries and the CSR, not the file.
-    if map.starts_with(&[0x1f, 0x8b]) {
-        let bytes = gunzip(&map).map_err(err)?;
+    if map.starts_with(&GZIP) {
+        let bytes = slurp(flate2::read::MultiGzDecoder::new(&map[..]), true).map_err(err)?;
         drop(map);
         parse(&bytes, &name, values)
     } else {
         parse(&map, &name, values)
     }
+}
+
+const GZIP: [u8; 2] = [0x1f, 0x8b];
+
+/// A stream's content, inflated if it is gzip-compressed.
+fn read_stream(r: impl Read) -> Result<Vec<u8>, ErrorKind> {
+    let mut r = std::io::BufReader::with_capacity(1 << 16, r);
+    let start = r.fill_buf().map_err(|e| ErrorKind::Open(io_reason(&e)))?;
+    if start.starts_with(&GZIP) {
+        slurp(flate2::read::MultiGzDecoder::new(r), true)
+    } else {
+        slurp(r, false)
+    }
+}
+
+/// At most this much text before the size line: comments, not a matrix.
+const HEADER_LIMIT: usize = 64 << 20;
+/// At most this much text per announced entry (a coordinate line with
+/// full-precision values is under 60 bytes), plus [`HEADER_LIMIT`].
+const BYTES_PER_ENTRY: u64 = 128;
+
+/// Reads `r` to its end, but stops as soon as the text is known to be
+/// wrong: a first line that is not a banner, no size line within
+/// [`HEADER_LIMIT`], a size line beyond the memory available (the parse of
+/// what was read then reports it), or more text than the entries the size
+/// line announces can fill. A hostile stream costs at most a few hundred
+/// megabytes before it is refused.
+fn slurp(mut r: impl Read, gzip: bool) -> Result<Vec<u8>, ErrorKind> {
+    use mtx_read::HeaderScan;
+    let mut text = Vec::new();
+    let mut chunk = vec![0u8; 1 << 20];
+    let mut limit: Option<u64> = None;
+    let mut scanned = 0;
+    loop {
+        let n = match r.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) if gzip => return Err(ErrorKind::Gzip(e.to_string())),
+            Err(e) => return Err(ErrorKind::Open(io_reason(&e))),
+        };
+        text.extend_from_slice(&chunk[..n]);
+        match limit {
+            None => match mtx_read::scan_header(&text, &mut scanned) {
+                HeaderScan::Incomplete if text.len() > HEADER_LIMIT => {
+                    return Err(ErrorKind::SizeLine(format!(
+                        "no size line in the first {} MB (only comments), not a matrix",
+                        HEADER_LIMIT >> 20
+                    )))
+                }
+                HeaderScan::Incomplete => {}
+                HeaderScan::Refused => break,
+                HeaderScan::Body { entries } => {
+                    let most = entries
+                        .saturating_mul(BYTES_PER_ENTRY)
+                        .saturating_add(HEADER_LIMIT as u64);
+                    limit = Some(most);
+                    text.reserve((entries.saturating_mul(40)).min(most) as usize);
+                }
+            },
+            Some(most) if text.len() as u64 > most => {
+                return Err(ErrorKind::TooMuchText(format!(
+                    "more than {} MB of text for the entries the size line announces, not a matrix file",
+                    most >> 20
+                )))
+            }
+            Some(_) => {}
+        }
+    }
+    if text.is_empty() {
+        return Err(ErrorKind::Empty);
+    }
+    Ok(text)
 }
 
 /// The matrix in `bytes` (a whole file's content), in the format they hold.
@@ -164,26 +258,42 @@ pub fn write(path: &Path, a: &Csr, symmetry: Symmetry, comment: &str) -> std::io
 }
 
 fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".to_string(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
-        _ => e.to_string(),
-    }
+    crate::output::reason(e)
 }
 
-fn gunzip(compressed: &[u8]) -> Result<Vec<u8>, ErrorKind> {
-    // The gzip trailer holds the inflated size mod 2^32: a capacity hint.
-    let hint = compressed
-        .len()
-        .checked_sub(4)
-        .map(|t| u32::from_le_bytes(compressed[t..].try_into().unwrap()) as usize)
-        .unwrap_or(0);
-    let mut out = Vec::with_capacity(hint.min(compressed.len().saturating_mul(16)));
-    flate2::read::MultiGzDecoder::new(compressed)
-        .read_to_end(&mut out)
-        .map_err(|e| ErrorKind::Gzip(e.to_string()))?;
-    if out.is_empty() {
-        return Err(ErrorKind::Empty);
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An endless stream of comment lines after a banner.
+    struct Comments {
+        banner: bool,
     }
-    Ok(out)
+
+    impl Read for Comments {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let line: &[u8] = if self.banner {
+                b"%comment line\n"
+            } else {
+                self.banner = true;
+                b"%%MatrixMarket matrix coordinate real general\n"
+            };
+            let n = line.len().min(buf.len());
+            buf[..n].copy_from_slice(&line[..n]);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn an_endless_stream_is_refused_after_a_bounded_read() {
+        let e = slurp(Comments { banner: false }, false).unwrap_err();
+        assert!(
+            e.to_string().contains("no size line in the first 64 MB"),
+            "{e}"
+        );
+        // Not a banner: refused after the first chunk, the parse says why.
+        let text = slurp(&b"\x7fELF binary"[..], false).unwrap();
+        let e = parse(&text, "x", Values::Finite).unwrap_err();
+        assert!(e.to_string().contains("found binary data"), "{e}");
+    }
 }

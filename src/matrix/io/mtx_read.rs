@@ -73,6 +73,9 @@ fn parse_entries(bytes: &[u8], name: &str, values: Values) -> Result<Parsed, Rea
     }
     let (header, body_start, header_lines) =
         parse_header(bytes).map_err(|(l, k)| fail(Some(l), k))?;
+    header
+        .fits_in_memory()
+        .map_err(|e| fail(Some(header_lines), ErrorKind::Memory(e)))?;
     let body = &bytes[body_start..];
     let line_of =
         |offset: usize| header_lines + 1 + memchr::memchr_iter(b'\n', &body[..offset]).count();
@@ -125,6 +128,79 @@ fn parse_entries(bytes: &[u8], name: &str, values: Values) -> Result<Parsed, Rea
     Ok(Parsed { header, chunks })
 }
 
+impl Header {
+    /// Bytes the parse and assembly of this file hold at their peak, from
+    /// the size line: 16 per entry read (row, column, value), 12 per
+    /// stored nonzero (mirrored entries twice), and per row the row
+    /// pointer and the per-thread counts and starts of
+    /// [`csr::from_triplets`].
+    fn memory_bytes(&self) -> u64 {
+        let groups = rayon::current_num_threads().clamp(1, 8) as u64;
+        let stored = match self.symmetry {
+            Symmetry::General => self.entries,
+            _ => self.entries.saturating_mul(2),
+        };
+        let per_row = 8 + 12 * groups;
+        (self.entries.saturating_mul(16))
+            .saturating_add(stored.saturating_mul(12))
+            .saturating_add((self.rows as u64).saturating_mul(per_row))
+    }
+
+    /// Refuses a size line that announces more than this computer holds.
+    fn fits_in_memory(&self) -> Result<(), crate::memory::TooLarge> {
+        crate::memory::check(self.memory_bytes(), || {
+            format!(
+                "a {} x {} matrix with {} entries",
+                self.rows, self.cols, self.entries
+            )
+        })
+    }
+}
+
+/// What the start of a stream says before all of it is read.
+pub(crate) enum HeaderScan {
+    /// The size line has not arrived yet.
+    Incomplete,
+    /// The header is wrong or asks for too much: stop reading, the parse
+    /// of what was read reports why.
+    Refused,
+    /// The header is complete and fits; the size line announces `entries`.
+    Body {
+        /// Entries announced.
+        entries: u64,
+    },
+}
+
+/// Scans a stream's first bytes for the banner, comments and size line,
+/// so that a reader can stop early on a wrong or oversized header. `from`
+/// is where the previous call stopped (0 at first): each byte is scanned
+/// once however the stream arrives.
+pub(crate) fn scan_header(prefix: &[u8], from: &mut usize) -> HeaderScan {
+    // Complete lines only: a size line cut in the middle is not final.
+    while let Some(k) = memchr::memchr(b'\n', &prefix[*from..]) {
+        let first = *from == 0;
+        let line = trim(&prefix[*from..*from + k]);
+        *from += k + 1;
+        let pos = *from;
+        if first {
+            continue;
+        }
+        if line.is_empty() || line[0] == b'%' {
+            continue;
+        }
+        return match parse_header(&prefix[..pos]) {
+            Ok((h, _, _)) if h.fits_in_memory().is_ok() => HeaderScan::Body { entries: h.entries },
+            _ => HeaderScan::Refused,
+        };
+    }
+    // A first line that is not a banner is refused without more reading.
+    let start = trim(&prefix[..prefix.len().min(14)]);
+    if !start.is_empty() && !b"%%matrixmarket".starts_with(&start.to_ascii_lowercase()[..]) {
+        return HeaderScan::Refused;
+    }
+    HeaderScan::Incomplete
+}
+
 /// Returns the header, the offset of the first data line and the number of
 /// lines before it.
 fn parse_header(bytes: &[u8]) -> Result<(Header, usize, usize), (usize, ErrorKind)> {
@@ -136,7 +212,16 @@ fn parse_header(bytes: &[u8]) -> Result<(Header, usize, usize), (usize, ErrorKin
         .map(str::to_ascii_lowercase)
         .collect();
     if words.first().map(String::as_str) != Some("%%matrixmarket") {
-        return Err((1, ErrorKind::Banner(shorten(&banner_text))));
+        // Binary content (an executable, an image) is named, not echoed.
+        let text = std::str::from_utf8(banner).ok();
+        let binary =
+            text.is_none_or(|t| t.chars().any(|c| c.is_control() && c != '\t' && c != '\r'));
+        let found = if binary {
+            "binary data".to_string()
+        } else {
+            format!("'{}'", shorten(&banner_text))
+        };
+        return Err((1, ErrorKind::Banner(found)));
     }
     let word = |k: usize| words.get(k).map(String::as_str).unwrap_or("");
     if word(1) != "matrix" {

@@ -1,0 +1,183 @@
+//! What a finished hierarchy says about its own quality: the warnings a
+//! user should see before trusting its per-level numbers.
+//!
+//! Classical AMG assumes an M-matrix-like operator: positive diagonal,
+//! mostly negative off-diagonals (Ruge and Stueben 1987, sec. 4). A zero or
+//! negative diagonal makes strength and interpolation meaningless, and a
+//! level that keeps almost all of its rows (or a setup that stops with
+//! many rows left) makes the hierarchy's deeper levels unlike a real run's.
+
+use std::fmt;
+
+use super::{Hierarchy, Options};
+use crate::matrix::Csr;
+
+/// A level keeping more than this share of its parent's rows has
+/// stalled.
+pub const SLOW_COARSENING: f64 = 0.9;
+
+/// A setup that stops with more than this many times `max_coarse` rows
+/// stopped early (a stall a few rows above `max_coarse` is harmless).
+pub const STOPPED_EARLY: usize = 10;
+
+/// Something that makes a hierarchy suspect.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Warning {
+    /// Level 0 has a zero, negative or missing diagonal entry.
+    Diagonal {
+        /// First such row (0-based).
+        row: usize,
+        /// Its diagonal (0 when not stored).
+        value: f64,
+        /// How many rows have one.
+        rows: usize,
+    },
+    /// A level keeps more than [`SLOW_COARSENING`] of its parent's rows.
+    SlowCoarsening {
+        /// The coarse level.
+        level: usize,
+        /// Its rows.
+        rows: usize,
+        /// Its parent's rows.
+        parent: usize,
+    },
+    /// The setup stopped with more than [`STOPPED_EARLY`] times
+    /// `max_coarse` rows and fewer levels than `max_levels`: its C/F
+    /// splitting chose no coarse point, or all.
+    Stopped {
+        /// The last level.
+        level: usize,
+        /// Its rows.
+        rows: usize,
+        /// The option's `max_coarse`.
+        max_coarse: usize,
+    },
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Warning::Diagonal { row, value, rows } => write!(
+                f,
+                "row {row} has diagonal {value} ({rows} rows have a zero or negative one); \
+                 classical AMG expects a positive diagonal, so this hierarchy is degenerate"
+            ),
+            Warning::SlowCoarsening { level, rows, parent } => write!(
+                f,
+                "level {level} keeps {rows} of level {}'s {parent} rows ({:.0}%): coarsening stalled",
+                level - 1,
+                100.0 * *rows as f64 / *parent as f64
+            ),
+            Warning::Stopped {
+                level,
+                rows,
+                max_coarse,
+            } => write!(
+                f,
+                "coarsening stopped at level {level} with {rows} rows (max_coarse is {max_coarse}): \
+                 the splitting found no coarse points, or only coarse points; check theta and num_functions"
+            ),
+        }
+    }
+}
+
+/// The warnings of `h`; `o` when amgcomm built it (a saved hierarchy
+/// has no `max_coarse` to compare with).
+pub fn warnings(h: &Hierarchy, o: Option<&Options>) -> Vec<Warning> {
+    let mut out = Vec::new();
+    if let Some(w) = diagonal(&h.levels[0].a) {
+        out.push(w);
+    }
+    for (l, pair) in h.levels.windows(2).enumerate() {
+        let (parent, rows) = (pair[0].a.rows(), pair[1].a.rows());
+        if rows as f64 > SLOW_COARSENING * parent as f64 {
+            out.push(Warning::SlowCoarsening {
+                level: l + 1,
+                rows,
+                parent,
+            });
+        }
+    }
+    if let Some(o) = o {
+        let level = h.levels.len() - 1;
+        let rows = h.levels[level].a.rows();
+        let early = o.max_coarse.max(1).saturating_mul(STOPPED_EARLY);
+        if rows > early && h.levels.len() < o.max_levels {
+            out.push(Warning::Stopped {
+                level,
+                rows,
+                max_coarse: o.max_coarse,
+            });
+        }
+    }
+    out
+}
+
+/// The first row whose diagonal is not positive, and how many there are.
+fn diagonal(a: &Csr) -> Option<Warning> {
+    let mut first = None;
+    let mut count = 0;
+    for (i, row) in a.outer_iterator().enumerate() {
+        let d = row.get(i).copied().unwrap_or(0.0);
+        if d <= 0.0 || d.is_nan() {
+            count += 1;
+            first.get_or_insert((i, d));
+        }
+    }
+    first.map(|(row, value)| Warning::Diagonal {
+        row,
+        value,
+        rows: count,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::amg::{build, Preset};
+    use crate::matrix::gen::{Kind, Problem};
+
+    #[test]
+    fn a_laplacian_has_no_warning_and_its_negative_has_one() {
+        let a = Problem::new(Kind::Poisson2d, 20).generate().unwrap().csr;
+        let o = Preset::Hypre.options();
+        let h = build(&a, &o, &mut |_, _| {}).unwrap();
+        assert_eq!(warnings(&h, Some(&o)), vec![]);
+        let neg = a.map(|v| -v);
+        let h = build(&neg, &o, &mut |_, _| {}).unwrap();
+        let w = warnings(&h, Some(&o));
+        assert_eq!(
+            w[0],
+            Warning::Diagonal {
+                row: 0,
+                value: -4.0,
+                rows: 400
+            }
+        );
+        assert!(w[0]
+            .to_string()
+            .starts_with("row 0 has diagonal -4 (400 rows"));
+    }
+
+    #[test]
+    fn a_stalled_setup_is_named() {
+        // Unknown-based strength with 4 functions on a 5-point Laplacian of
+        // width 22: x-neighbours (offset 1) and y-neighbours (offset 22)
+        // differ in function, so nothing is strong and nothing coarsens.
+        let a = Problem::new(Kind::Poisson2d, 22).generate().unwrap().csr;
+        let mut o = Preset::Hypre.options();
+        o.strength.num_functions = 4;
+        let h = build(&a, &o, &mut |_, _| {}).unwrap();
+        assert_eq!(h.levels.len(), 1);
+        let w = warnings(&h, Some(&o));
+        assert_eq!(
+            w,
+            vec![Warning::Stopped {
+                level: 0,
+                rows: 484,
+                max_coarse: o.max_coarse
+            }]
+        );
+    }
+}

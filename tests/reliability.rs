@@ -1,0 +1,739 @@
+//! The reliability contract of the README, through the real binary: exit
+//! status 2 for how amgcomm was asked (found before any input is read), 1
+//! for bad data; one line `amgcomm: ...` in user terms; nothing the user
+//! gave overwritten; output folders all or nothing, also on Ctrl-C;
+//! bounded memory on hostile input.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn amgcomm(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("binary runs")
+}
+
+fn with_stdin(dir: &Path, args: &[&str], input: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The reader may stop early (and close the pipe): ignore EPIPE.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+/// Failed with `code`, one line `amgcomm: ...` holding every needle and
+/// no debug or OS text, nothing on stdout. Returns the line.
+fn refused(o: &Output, code: i32, needles: &[&str]) -> String {
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(code), "{err}");
+    assert_eq!(err.lines().count(), 1, "not one line: {err}");
+    assert!(err.starts_with("amgcomm: "), "{err}");
+    for raw in [
+        "os error",
+        "Os {",
+        "Error(",
+        "Kind(",
+        "panicked",
+        "internal error",
+        "stream did not contain",
+    ] {
+        assert!(!err.contains(raw), "'{raw}' in {err}");
+    }
+    for n in needles {
+        assert!(err.contains(n), "'{n}' not in {err}");
+    }
+    assert!(o.stdout.is_empty());
+    err.trim_end().to_string()
+}
+
+fn ok(o: &Output) -> String {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    err.to_string()
+}
+
+/// Every file under `dir` (hidden ones too) with its content.
+fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    out
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// A small symmetric matrix file in `dir`.
+fn matrix(dir: &Path, name: &str) -> String {
+    ok(&amgcomm(
+        dir,
+        &["generate", "poisson2d", "--n", "12", "-o", name],
+    ));
+    name.to_string()
+}
+
+#[test]
+fn usage_errors_exit_2_before_any_input_is_read() {
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    // The input does not exist: a usage error reported instead of "no
+    // such file" was found before the input was touched.
+    let missing = "missing.mtx";
+    let cases: Vec<(Vec<&str>, Vec<&str>)> = vec![
+        (
+            vec!["analyze", missing, "--theta", "2"],
+            vec!["--theta", "[0, 1], got 2"],
+        ),
+        (
+            vec!["analyze", missing, "--theta", "-0.5"],
+            vec!["--theta", "got -0.5"],
+        ),
+        (
+            vec!["analyze", missing, "--max-levels", "0"],
+            vec!["--max-levels", "at least 1"],
+        ),
+        (
+            vec!["analyze", missing, "--nodes", "0"],
+            vec!["--nodes must be at least 1"],
+        ),
+        (
+            vec!["info", missing, "--spy", "x.jpg"],
+            vec!["--spy x.jpg", ".png or .svg"],
+        ),
+        (
+            vec!["info", missing, "--spy", "/nonexistent/x.png"],
+            vec!["--spy /nonexistent/x.png: the folder /nonexistent does not exist"],
+        ),
+        (
+            vec!["analyze", missing, "--json", "/nonexistent/r.json"],
+            vec!["--json /nonexistent/r.json: the folder /nonexistent does not exist"],
+        ),
+        (
+            vec!["analyze", missing, "--json", "."],
+            vec!["--json .: is a folder, not a file"],
+        ),
+        (
+            vec!["analyze", missing, "--out", "/proc/x/y"],
+            vec!["--out /proc/x/y: cannot write in /proc"],
+        ),
+        (
+            vec!["partition", missing, "--parts", "4", "-o", "."],
+            vec!["--output .: is a folder"],
+        ),
+        (
+            vec!["hierarchy", missing, "--save-levels", "/proc/1/levels"],
+            vec!["--save-levels /proc/1/levels: cannot write in /proc/1"],
+        ),
+        (
+            vec!["analyze", "--levels-from", missing, "--theta", "0.5"],
+            vec!["'--levels-from <DIR>' cannot be used with '--theta <THETA>'"],
+        ),
+        (
+            vec!["analyze", "--levels-from", missing, "--permute", "1"],
+            vec!["cannot be used with '--permute <SEED>'"],
+        ),
+    ];
+    for (args, needles) in cases {
+        refused(&amgcomm(d, &args), 2, &needles);
+    }
+    // Flags of generate and generator specs: before anything is made.
+    refused(
+        &amgcomm(
+            d,
+            &[
+                "generate",
+                "elasticity3d",
+                "--n",
+                "60",
+                "--young",
+                "0",
+                "-o",
+                "y.mtx",
+            ],
+        ),
+        2,
+        &["--young: Young's modulus must be positive, got 0"],
+    );
+    refused(
+        &amgcomm(
+            d,
+            &[
+                "generate",
+                "elasticity3d",
+                "--n",
+                "4",
+                "--poisson-ratio",
+                "-1.5",
+                "-o",
+                "y.mtx",
+            ],
+        ),
+        2,
+        &["--poisson-ratio", "(-1, 0.5)", "got -1.5"],
+    );
+    refused(
+        &amgcomm(d, &["hierarchy", "gen:poisson3d:16", "--preset", "raptor-elasticity"]),
+        2,
+        &["gen:poisson3d:16: its 4096 rows are not a multiple of --num-functions 3 (the raptor-elasticity preset's)"],
+    );
+    assert!(names(d).is_empty(), "{:?}", names(d));
+}
+
+#[test]
+fn auxetic_materials_are_accepted() {
+    let d = tempfile::tempdir().unwrap();
+    let o = amgcomm(
+        d.path(),
+        &[
+            "generate",
+            "elasticity3d",
+            "--n",
+            "3",
+            "--poisson-ratio",
+            "-0.2",
+            "-o",
+            "aux.mtx",
+        ],
+    );
+    ok(&o);
+    let info = amgcomm(d.path(), &["info", "aux.mtx", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&info.stdout).unwrap();
+    // 3 unknowns per node of a 4 x 4 x 4 grid, the clamped face x = 0 removed.
+    assert_eq!(v["rows"], 3 * 3 * 4 * 4);
+}
+
+#[test]
+fn requests_beyond_the_memory_are_refused_at_once() {
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    // 160 million ranks: the per-rank tables alone exceed this computer.
+    refused(
+        &amgcomm(d, &["analyze", "missing.mtx", "--nodes", "10000000"]),
+        2,
+        &[
+            "10000000 nodes x 16 ppn = 160000000 ranks needs about",
+            "of memory available",
+        ],
+    );
+    // 3.6e9 rows: an allocation abort before; now one line, exit 2.
+    refused(
+        &amgcomm(d, &["info", "gen:poisson2d:60000"]),
+        2,
+        &[
+            "gen:poisson2d:60000",
+            "3600000000 rows",
+            "needs about",
+            "of memory available",
+        ],
+    );
+    // A size line announcing 4e9 rows: refused from the header, whether
+    // mapped, inflated or piped.
+    let big = b"%%MatrixMarket matrix coordinate real general\n4000000000 4000000000 1\n1 1 1\n";
+    std::fs::write(d.join("big.mtx"), big).unwrap();
+    refused(
+        &amgcomm(d, &["info", "big.mtx"]),
+        1,
+        &["big.mtx: line 2: a 4000000000 x 4000000000 matrix with 1 entries needs about"],
+    );
+    refused(
+        &with_stdin(d, &["info", "-"], big),
+        1,
+        &["stdin: line 2: a 4000000000 x 4000000000 matrix"],
+    );
+}
+
+/// A gzip stream of `mb` megabytes of comment lines after a banner, then
+/// `tail`.
+fn comment_bomb(mb: usize, tail: &[u8]) -> Vec<u8> {
+    let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    z.write_all(b"%%MatrixMarket matrix coordinate real general\n")
+        .unwrap();
+    let line = format!("%{}\n", "x".repeat(1023));
+    for _ in 0..mb * 1024 {
+        z.write_all(line.as_bytes()).unwrap();
+    }
+    z.write_all(tail).unwrap();
+    z.finish().unwrap()
+}
+
+#[test]
+fn hostile_compressed_files_are_refused_early() {
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    // 200 MB of comments and no size line (1.5 GB in the report: the
+    // reader stops at 64 MB whatever the length).
+    std::fs::write(d.join("bomb.mtx.gz"), comment_bomb(200, b"")).unwrap();
+    refused(
+        &amgcomm(d, &["info", "bomb.mtx.gz"]),
+        1,
+        &[
+            "bomb.mtx.gz",
+            "no size line in the first 64 MB (only comments), not a matrix",
+        ],
+    );
+    // A size line for one entry, then 200 MB of comments.
+    let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+    z.write_all(b"%%MatrixMarket matrix coordinate real general\n3 3 1\n")
+        .unwrap();
+    let line = format!("%{}\n", "x".repeat(1023));
+    for _ in 0..200 * 1024 {
+        z.write_all(line.as_bytes()).unwrap();
+    }
+    z.write_all(b"1 1 1\n").unwrap();
+    let body = z.finish().unwrap();
+    std::fs::write(d.join("padded.mtx.gz"), &body).unwrap();
+    refused(
+        &amgcomm(d, &["info", "padded.mtx.gz"]),
+        1,
+        &[
+            "padded.mtx.gz",
+            "more than 64 MB of text for the entries the size line announces",
+        ],
+    );
+    refused(
+        &with_stdin(d, &["info", "-"], &body),
+        1,
+        &["stdin", "more than 64 MB of text"],
+    );
+    // Binary content is named, not echoed.
+    let elf: Vec<u8> = [b"\x7fELF\x02\x01\x01".as_slice(), &[0u8; 64], &[0xffu8; 64]].concat();
+    std::fs::write(d.join("prog"), &elf).unwrap();
+    let line = refused(
+        &amgcomm(d, &["info", "prog"]),
+        1,
+        &["prog: line 1", "found binary data"],
+    );
+    assert!(line.is_ascii(), "{line}");
+}
+
+#[test]
+fn standard_input_and_pipes_are_read() {
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    let m = matrix(d, "m.mtx");
+    let text = std::fs::read(d.join(&m)).unwrap();
+    let want = amgcomm(d, &["info", &m, "--json"]).stdout;
+    for args in [["info", "-", "--json"], ["info", "/dev/stdin", "--json"]] {
+        let o = with_stdin(d, &args, &text);
+        ok(&o);
+        assert_eq!(o.stdout, want, "{args:?}");
+    }
+    // Compressed on a pipe.
+    let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    z.write_all(&text).unwrap();
+    let o = with_stdin(d, &["info", "-", "--json"], &z.finish().unwrap());
+    ok(&o);
+    assert_eq!(o.stdout, want);
+    // analyze from standard input names its report folder "stdin".
+    let o = with_stdin(d, &["analyze", "-", "--nodes", "2", "--ppn", "4"], &text);
+    ok(&o);
+    assert!(d.join("reports/stdin/report.json").exists());
+    // An empty pipe is one line, exit 1.
+    refused(
+        &with_stdin(d, &["info", "-"], b""),
+        1,
+        &["stdin: empty file"],
+    );
+}
+
+#[test]
+fn nothing_the_user_gave_is_overwritten() {
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    let m = matrix(d, "m.mtx");
+    std::fs::create_dir(d.join("lv")).unwrap();
+    ok(&amgcomm(d, &["hierarchy", &m, "--save-levels", "lv"]));
+    std::fs::write(
+        d.join("machine.json"),
+        amgcomm(d, &["machine", "show", "bluewaters", "--json"]).stdout,
+    )
+    .unwrap();
+    std::fs::create_dir(d.join("data")).unwrap();
+    std::fs::copy(d.join(&m), d.join("data/m.mtx")).unwrap();
+    std::fs::hard_link(d.join(&m), d.join("link.mtx")).unwrap();
+    let before = tree(d);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["analyze", "m.mtx", "--json", "m.mtx"],
+            "--json m.mtx: that is the input m.mtx; amgcomm never overwrites an input",
+        ),
+        (
+            vec!["analyze", "m.mtx", "--json", "./link.mtx"],
+            "that is the input m.mtx",
+        ),
+        (
+            vec![
+                "analyze",
+                "m.mtx",
+                "--machine",
+                "machine.json",
+                "--json",
+                "machine.json",
+            ],
+            "that is the input machine.json",
+        ),
+        (
+            vec!["partition", "m.mtx", "--parts", "4", "-o", "m.mtx"],
+            "--output m.mtx: that is the input m.mtx",
+        ),
+        (
+            vec!["hierarchy", "m.mtx", "--json", "m.mtx"],
+            "--json m.mtx: that is the input",
+        ),
+        (vec!["info", "m.mtx", "--spy", "m.mtx.png"], ""),
+        (
+            vec!["analyze", "--levels-from", "lv", "--json", "lv/r.json"],
+            "--json lv/r.json: it is inside the input folder lv",
+        ),
+        (
+            vec!["analyze", "--levels-from", "lv", "--out", "lv"],
+            "--out lv: that is the input lv",
+        ),
+        (
+            vec!["analyze", "data/m.mtx", "--out", "data"],
+            "--out data: it holds the input data/m.mtx, which replacing the folder would delete",
+        ),
+        (
+            vec!["hierarchy", "data/m.mtx", "--save-levels", "data"],
+            "it holds the input data/m.mtx",
+        ),
+        (
+            vec!["analyze", "m.mtx", "--out", "r", "--dot", "r/dot"],
+            "--dot r/dot: it overlaps --out",
+        ),
+    ];
+    for (args, needle) in cases {
+        let o = amgcomm(d, &args);
+        eprintln!(
+            "{args:?} {:?} {}",
+            o.status,
+            String::from_utf8_lossy(&o.stderr)
+        );
+        if needle.is_empty() {
+            // A new file beside the input is fine.
+            ok(&o);
+            std::fs::remove_file(d.join("m.mtx.png")).unwrap();
+            continue;
+        }
+        refused(&o, 2, &[needle]);
+        assert_eq!(tree(d), before, "{args:?} changed the folder");
+    }
+    // A folder of the user's is never swept away by a report.
+    std::fs::create_dir(d.join("mine")).unwrap();
+    std::fs::write(d.join("mine/notes.txt"), "keep").unwrap();
+    refused(
+        &amgcomm(d, &["analyze", "m.mtx", "--out", "mine"]),
+        2,
+        &["--out mine: it holds notes.txt, which amgcomm did not write"],
+    );
+    refused(
+        &amgcomm(d, &["hierarchy", "m.mtx", "--save-levels", "mine"]),
+        2,
+        &["--save-levels mine: it holds notes.txt"],
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("mine/notes.txt")).unwrap(),
+        "keep"
+    );
+}
+
+#[test]
+fn output_folders_are_replaced_whole() {
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    let m = matrix(d, "m.mtx");
+    // --save-levels: a 2-level save after a deep one leaves 2 levels, and
+    // --levels-from reads 2.
+    ok(&amgcomm(
+        d,
+        &["hierarchy", &m, "--save-levels", "lv", "--max-coarse", "2"],
+    ));
+    let deep = names(&d.join("lv"));
+    assert!(deep.len() > 5, "{deep:?}");
+    ok(&amgcomm(
+        d,
+        &["hierarchy", &m, "--save-levels", "lv", "--max-levels", "2"],
+    ));
+    assert_eq!(
+        names(&d.join("lv")),
+        ["A0.mtx", "A1.mtx", "C0.txt", "P0.mtx"]
+    );
+    let o = amgcomm(
+        d,
+        &[
+            "analyze",
+            "--levels-from",
+            "lv",
+            "--nodes",
+            "2",
+            "--ppn",
+            "4",
+            "--json",
+            "two.json",
+        ],
+    );
+    ok(&o);
+    let r: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("two.json")).unwrap()).unwrap();
+    assert_eq!(r["levels"].as_array().unwrap().len(), 2);
+    // --dot and the report folder: the second, shallower run leaves only
+    // its own files, and levels.csv agrees with report.json.
+    let run = |levels: &str| {
+        ok(&amgcomm(
+            d,
+            &[
+                "analyze",
+                &m,
+                "--nodes",
+                "2",
+                "--ppn",
+                "4",
+                "--out",
+                "rep",
+                "--dot",
+                "dot",
+                "--max-levels",
+                levels,
+            ],
+        ))
+    };
+    run("4");
+    let dots = names(&d.join("dot"));
+    assert!(dots.contains(&"level3_spmv.dot".to_string()), "{dots:?}");
+    run("2");
+    assert_eq!(
+        names(&d.join("dot")),
+        [
+            "level0_ptap.dot",
+            "level0_spgemm.dot",
+            "level0_spmv.dot",
+            "level1_spmv.dot"
+        ]
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("rep/report.json")).unwrap()).unwrap();
+    assert_eq!(report["levels"].as_array().unwrap().len(), 2);
+    let csv = std::fs::read_to_string(d.join("rep/levels.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 3 + 1, "{csv}");
+    // No temporary files anywhere.
+    for (path, _) in tree(d) {
+        let s = path.to_string_lossy();
+        assert!(!s.contains(".amgcomm-"), "{s}");
+    }
+}
+
+/// A change to a machine description.
+type Edit = fn(&mut serde_json::Value);
+
+#[test]
+fn implausible_machine_parameters_are_refused_before_any_output() {
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    let shown = amgcomm(d, &["machine", "show", "bluewaters", "--json"]).stdout;
+    let base: serde_json::Value = serde_json::from_slice(&shown).unwrap();
+    let cases: [(&str, Edit, &str); 4] = [
+        (
+            "gamma.json",
+            |v| v["params"]["gamma"] = 1e308.into(),
+            "params.gamma is 100000000",
+        ),
+        (
+            "alpha.json",
+            |v| v["params"]["network"]["eager"]["alpha"] = 1e308.into(),
+            "params.network.eager.alpha is",
+        ),
+        (
+            "rate.json",
+            |v| v["params"]["node"]["rend"]["rate"] = 1e-300.into(),
+            "params.node.rend.rate is",
+        ),
+        (
+            "delta.json",
+            |v| v["params"]["delta"] = (-1.0).into(),
+            "params.delta is -1; a time must lie in [0, 1] seconds",
+        ),
+    ];
+    for (name, edit, needle) in cases {
+        let mut v = base.clone();
+        edit(&mut v);
+        std::fs::write(d.join(name), v.to_string()).unwrap();
+        refused(
+            &amgcomm(
+                d,
+                &[
+                    "analyze",
+                    "gen:poisson3d:6",
+                    "--machine",
+                    name,
+                    "--out",
+                    "r",
+                ],
+            ),
+            2,
+            &[name, needle],
+        );
+        assert!(!d.join("r").exists());
+    }
+}
+
+#[test]
+fn suspect_hierarchies_are_warned_about() {
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    // The negative of a 1D Laplacian: every diagonal is -2.
+    let mut text = String::from("%%MatrixMarket matrix coordinate real symmetric\n60 60 119\n");
+    for i in 1..=60 {
+        text += &format!("{i} {i} -2\n");
+        if i < 60 {
+            text += &format!("{} {i} 1\n", i + 1);
+        }
+    }
+    std::fs::write(d.join("neg.mtx"), text).unwrap();
+    let err = ok(&amgcomm(d, &["hierarchy", "neg.mtx"]));
+    assert!(
+        err.contains(
+            "amgcomm: warning: row 0 has diagonal -2 (60 rows have a zero or negative one)"
+        ),
+        "{err}"
+    );
+    // Unknown-based strength that finds nothing strong: the setup stops
+    // at level 0 with all rows.
+    let err = ok(&amgcomm(
+        d,
+        &["hierarchy", "gen:poisson2d:22", "--num-functions", "4"],
+    ));
+    assert!(
+        err.contains("amgcomm: warning: coarsening stopped at level 0 with 484 rows"),
+        "{err}"
+    );
+    // The report records the warnings too.
+    let o = amgcomm(
+        d,
+        &[
+            "analyze", "neg.mtx", "--nodes", "1", "--ppn", "4", "--json", "r.json",
+        ],
+    );
+    ok(&o);
+    let r: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("r.json")).unwrap()).unwrap();
+    assert_eq!(r["warnings"][0]["kind"], "diagonal");
+    assert_eq!(r["warnings"][0]["row"], 0);
+    // A healthy problem has none.
+    let err = ok(&amgcomm(d, &["hierarchy", "gen:poisson2d:30"]));
+    assert!(!err.contains("warning"), "{err}");
+}
+
+/// SIGINT to a run that is writing its output folders: exit 130, the
+/// earlier content intact, no temporary file left.
+#[test]
+fn ctrl_c_keeps_the_previous_outputs() {
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    let args = |n: &str| -> Vec<String> {
+        [
+            "analyze",
+            n,
+            "--nodes",
+            "64",
+            "--out",
+            "rep",
+            "--save-patterns",
+            "pats",
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    ok(&amgcomm(
+        d,
+        &args("gen:poisson3d:10")
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    ));
+    let before = tree(d);
+    let mut caught = 0;
+    for attempt in 0..20 {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+            .args(args("gen:elasticity3d:24"))
+            .current_dir(d)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let temp = format!(".pats.amgcomm-{}", child.id());
+        // The first attempts interrupt the computation; the others wait
+        // for the patterns folder to be under construction.
+        let during_write = attempt > 0;
+        let start = std::time::Instant::now();
+        loop {
+            if child.try_wait().unwrap().is_some() {
+                break;
+            }
+            let writing = d.join(&temp).exists();
+            if (during_write && writing) || (!during_write && start.elapsed().as_millis() > 150) {
+                let status = Command::new("kill")
+                    .args(["-INT", &child.id().to_string()])
+                    .status()
+                    .unwrap();
+                assert!(status.success());
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+        let out = child.wait_with_output().unwrap();
+        if out.status.code() == Some(0) {
+            // Finished before the signal: put the old content back.
+            for p in ["rep", "pats"] {
+                std::fs::remove_dir_all(d.join(p)).unwrap();
+            }
+            ok(&amgcomm(
+                d,
+                &args("gen:poisson3d:10")
+                    .iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>(),
+            ));
+            assert_eq!(tree(d).len(), before.len());
+            continue;
+        }
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{err}");
+        assert!(err.contains("amgcomm: interrupted"), "{err}");
+        assert_eq!(tree(d), before, "attempt {attempt}");
+        caught += 1;
+        if caught >= 3 && attempt > 0 {
+            break;
+        }
+    }
+    assert!(caught >= 2, "caught only {caught} interrupted runs");
+}
