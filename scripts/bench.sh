@@ -9,7 +9,10 @@
 #   4. both cores: read, hierarchy and extraction with RAYON_NUM_THREADS=1
 #      against 2;
 #   5. pattern files at paper scale (n=65, 8192 ranks): analyze
-#      --save-patterns's writing stage, and reading every file back.
+#      --save-patterns's writing stage, and reading every file back;
+#   6. memory estimates (what amgcomm refuses on, issue 16) beside measured
+#      peaks: info, hierarchy and analyze on three stencils, analyze at
+#      64 and 4096 nodes; an estimate must not fall below the peak.
 # Runs are sequential so that they do not compete; peak memory is
 # /usr/bin/time's maximum resident set.
 #
@@ -17,10 +20,11 @@
 #   scripts/bench.sh threads      # part 4 only
 #   scripts/bench.sh ranks        # part 3 only
 #   scripts/bench.sh patterns     # part 5 only
+#   scripts/bench.sh memory       # part 6 only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 QUICK=${1:-}
-cargo build --release --quiet --bin amgcomm --example read_bench --example pattern_bench
+cargo build --release --quiet --bin amgcomm --example read_bench --example pattern_bench --example memory_estimate
 BIN=target/release/amgcomm
 DATA=bench-data
 mkdir -p "$DATA"
@@ -44,6 +48,28 @@ analyze() {
 }
 nnz() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['matrix']['nnz'])" "$TMP/r.json" 2>/dev/null \
   || sed -n 's/.*"nnz": \([0-9]*\).*/\1/p' "$TMP/r.json" | head -1; }
+
+if [ "$QUICK" = memory ]; then
+# 6. Estimates against peaks (MB): estimate / peak >= 1 is safe.
+kb() { /usr/bin/time -f %M "$@" 2>&1 > /dev/null | tail -1; }
+printf "%-10s %-24s %6s %10s %10s %6s\n" command input nodes "peak MB" "est. MB" ratio
+for spec in gen:poisson3d:150 gen:elasticity3d:40 gen:poisson3d-27:100; do
+  for nodes in 64 4096; do
+    read -r gen setup run < <(target/release/examples/memory_estimate "$spec" $((nodes * 16)))
+    for cmd in info hierarchy analyze; do
+      [ "$cmd" != analyze ] && [ "$nodes" != 64 ] && continue
+      case $cmd in
+        info) est=$gen; peak=$(kb "$BIN" info "$spec") ;;
+        hierarchy) est=$setup; peak=$(kb "$BIN" hierarchy "$spec") ;;
+        analyze) est=$run; peak=$(kb "$BIN" analyze "$spec" --nodes "$nodes" --out "$TMP/out") ;;
+      esac
+      printf "%-10s %-24s %6s %10.0f %10.0f %6.2f\n" "$cmd" "$spec" "$nodes" \
+        "$(echo "$peak / 1024" | bc -l)" "$(echo "$est / 1048576" | bc -l)" "$(echo "$est / 1024 / $peak" | bc -l)"
+    done
+  done
+done
+exit 0
+fi
 
 if [ "$QUICK" = patterns ]; then
 # 5. Pattern files: three rounds, each writing then reading the folder.

@@ -207,12 +207,14 @@ pub struct Level {
     pub coarse_points: Vec<u32>,
 }
 
-/// Bytes the setup holds at its peak for a matrix of `nnz` nonzeros:
-/// about 40 per nonzero of level 0 (the matrix, strength, `P`, the
-/// Galerkin product and the coarse levels), measured by
-/// `scripts/bench.sh memory`.
-pub fn setup_bytes(nnz: u64) -> u64 {
+/// Bytes the setup holds at its peak for a level 0 of `rows` rows and
+/// `nnz` nonzeros (the matrix, strength, `P`, the Galerkin products and
+/// the coarse levels): 40 per nonzero and 640 per row, 1.1 to 1.4 times
+/// the peaks `scripts/bench.sh memory` measures (sparse stencils grow the
+/// coarse operators most, so the rows carry much of it).
+pub fn setup_bytes(rows: u64, nnz: u64) -> u64 {
     nnz.saturating_mul(40)
+        .saturating_add(rows.saturating_mul(640))
 }
 
 /// A whole hierarchy, finest level first.

@@ -88,12 +88,13 @@ pub enum AnalysisError {
 }
 
 /// Bytes [`analyze`] and the setup before it hold at their peak for a
-/// matrix of `nnz` nonzeros on `ranks` ranks, from measurements
-/// (`scripts/bench.sh memory`): the setup's ([`crate::amg::setup_bytes`]),
-/// the patterns and summaries of a level (8 per nonzero), and the
-/// per-rank tables of every level (512 per rank).
-pub fn memory_bytes(nnz: u64, ranks: usize) -> u64 {
-    crate::amg::setup_bytes(nnz)
+/// matrix of `rows` rows and `nnz` nonzeros on `ranks` ranks, from
+/// measurements (`scripts/bench.sh memory`): the setup's
+/// ([`crate::amg::setup_bytes`]), the patterns and summaries of a level (8
+/// per nonzero), and the per-rank tables of every level (512 per rank,
+/// about 400 measured).
+pub fn memory_bytes(rows: u64, nnz: u64, ranks: usize) -> u64 {
+    crate::amg::setup_bytes(rows, nnz)
         .saturating_add(nnz.saturating_mul(8))
         .saturating_add((ranks as u64).saturating_mul(512))
 }

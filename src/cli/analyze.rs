@@ -79,8 +79,8 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
         plan.folder("--save-patterns", dir, crate::comm::io::is_pattern_file)?;
     }
     let ranks = m.ranks();
-    let need = |nnz| analysis::memory_bytes(nnz, ranks);
-    memory::check(need(0), || {
+    let need = |rows, nnz| analysis::memory_bytes(rows, nnz, ranks);
+    memory::check(need(0, 0), || {
         format!("{} nodes x {} ppn = {ranks} ranks", m.nodes, m.ppn)
     })?;
     if let Some(source) = &source {

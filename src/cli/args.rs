@@ -175,7 +175,7 @@ impl AmgArgs {
 pub(crate) fn check_generator(
     source: &Source,
     amg: Option<(&AmgArgs, &Options)>,
-    need: impl Fn(u64) -> u64,
+    need: impl Fn(u64, u64) -> u64,
 ) -> Result<(), Error> {
     let Source::Gen(p) = source else {
         return Ok(());
@@ -183,14 +183,23 @@ pub(crate) fn check_generator(
     if let Some((args, o)) = amg {
         args.check_rows(o, &p.spec(), p.kind.rows(p.n))?;
     }
-    memory::check(need(p.nnz_bound()), || p.spec())?;
+    let rows = p.kind.rows(p.n).min(u64::MAX as u128) as u64;
+    memory::check(need(rows, p.nnz_bound()), || p.spec())?;
     Ok(())
 }
 
-/// Once a file is read: the run's `need` bytes from its nonzeros fit in
-/// memory (the input's size, so exit status 1).
-pub(crate) fn check_loaded(name: &str, nnz: usize, need: u64) -> Result<(), Error> {
-    memory::check(need, || format!("{name} ({nnz} nonzeros)")).map_err(Error::InputMemory)
+/// Once a file is read: the run's `need` bytes from its rows and nonzeros
+/// fit in memory (the input's size, so exit status 1).
+pub(crate) fn check_loaded(
+    name: &str,
+    rows: usize,
+    nnz: usize,
+    need: impl Fn(u64, u64) -> u64,
+) -> Result<(), Error> {
+    memory::check(need(rows as u64, nnz as u64), || {
+        format!("{name} ({rows} rows, {nnz} nonzeros)")
+    })
+    .map_err(Error::InputMemory)
 }
 
 /// Build the hierarchy (taking the matrix over), naming each level on the
@@ -387,14 +396,14 @@ impl InputArgs {
     }
 
     /// Read the levels, or read the matrix (`source`) and build them,
-    /// timing both; `need` estimates the run's bytes from a matrix's
-    /// nonzeros, checked once a file is read.
+    /// timing both; `need` estimates the run's bytes from a matrix's rows
+    /// and nonzeros, checked once a file is read.
     pub(crate) fn load(
         &self,
         source: Option<&Source>,
         amg: &AmgArgs,
         o: &Options,
-        need: impl Fn(u64) -> u64,
+        need: impl Fn(u64, u64) -> u64,
         progress: &Progress,
         stages: &mut Stages,
     ) -> Result<Loaded, Error> {
@@ -402,7 +411,7 @@ impl InputArgs {
             progress.say(format!("reading levels from {}", dir.display()));
             let h = levels_io::load_levels(dir)?;
             let a = &h.levels[0].a;
-            check_loaded(&dir.display().to_string(), a.nnz(), need(a.nnz() as u64))?;
+            check_loaded(&dir.display().to_string(), a.rows(), a.nnz(), &need)?;
             stages.lap("input");
             stages.lap("hierarchy");
             let a = &h.levels[0].a;
@@ -428,7 +437,7 @@ impl InputArgs {
         progress.say(format!("reading {input}"));
         let mat = source.load(self.permute)?;
         let (name, info) = (mat.name.clone(), mat.info());
-        check_loaded(&name, info.nnz, need(info.nnz as u64))?;
+        check_loaded(&name, info.rows, info.nnz, &need)?;
         stages.lap("input");
         let h = build(mat, amg, o, progress)?;
         stages.lap("hierarchy");

@@ -63,13 +63,13 @@ pub(crate) fn run(args: &CompareArgs) -> Result<(), Error> {
     }
     plan.folder("--out", out, report::is_report_file)?;
     let ranks = base.ranks();
-    let need = |nnz| analysis::memory_bytes(nnz, ranks);
+    let need = |rows, nnz| analysis::memory_bytes(rows, nnz, ranks);
     check_generator(&source, Some((&args.amg, &o)), need)?;
     let progress = Progress::new();
     progress.say(format!("reading {}", args.matrix.input));
     let mat = args.matrix.load(&source)?;
     let name = mat.name.clone();
-    check_loaded(&name, mat.csr.nnz(), need(mat.csr.nnz() as u64))?;
+    check_loaded(&name, mat.csr.rows(), mat.csr.nnz(), need)?;
     let h = build(mat, &args.amg, &o, &progress)?;
     for w in amg::diagnose::warnings(&h, Some(&o)) {
         progress.suspend(|| warn(&w));

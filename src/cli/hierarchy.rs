@@ -40,7 +40,7 @@ pub(crate) fn run(args: &HierarchyArgs) -> Result<(), Error> {
     check_generator(&source, Some((&args.amg, &o)), amg::setup_bytes)?;
     let start = Instant::now();
     let m = args.matrix.load(&source)?;
-    check_loaded(&m.name, m.csr.nnz(), amg::setup_bytes(m.csr.nnz() as u64))?;
+    check_loaded(&m.name, m.csr.rows(), m.csr.nnz(), amg::setup_bytes)?;
     let loaded = start.elapsed().as_secs_f64();
     let name = m.name.clone();
     let setup_start = Instant::now();

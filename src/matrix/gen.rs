@@ -169,11 +169,11 @@ impl Problem {
         nnz.min(u64::MAX as u128) as u64
     }
 
-    /// Bytes [`Problem::generate`] holds at its peak: 13 per nonzero
-    /// (measured: 721 MB for poisson3d N = 200, 625 MB for elasticity3d
-    /// N = 60, both about 13 per nonzero).
+    /// Bytes [`Problem::generate`] holds at its peak: 14 per nonzero of
+    /// the stencil's bound (`scripts/bench.sh memory` measures 12.4 to 13.4
+    /// per nonzero).
     pub fn memory_bytes(&self) -> u64 {
-        self.nnz_bound().saturating_mul(13)
+        self.nnz_bound().saturating_mul(14)
     }
 
     /// The matrix, assembled in parallel; refused before any allocation
