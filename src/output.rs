@@ -108,16 +108,20 @@ pub fn write_folder<E>(
         let old = temp_path(&target.with_extension("old"));
         remove(&old);
         std::fs::rename(target, &old).map_err(&io_error)?;
-        if let Err(e) = std::fs::rename(&tmp.path, target) {
-            let _ = std::fs::rename(&old, target);
-            return Err(io_error(e));
-        }
         // Registered before the lock is released: Ctrl-C removes it.
         list.push(old.clone());
-        Some(Temp {
+        let mut old = Temp {
             path: old,
             kept: false,
-        })
+        };
+        if let Err(e) = std::fs::rename(&tmp.path, target) {
+            // Put the previous folder back; if another run's complete
+            // folder took its place meanwhile, that one stays.
+            old.kept = std::fs::rename(&old.path, target).is_ok();
+            drop(list);
+            return Err(io_error(e));
+        }
+        Some(old)
     } else {
         std::fs::rename(&tmp.path, target).map_err(&io_error)?;
         None

@@ -565,7 +565,7 @@ fn implausible_machine_parameters_are_refused_before_any_output() {
         (
             "gamma.json",
             |v| v["params"]["gamma"] = 1e308.into(),
-            "params.gamma is 100000000",
+            "params.gamma is 1e308; a time must lie in [0, 1] seconds",
         ),
         (
             "alpha.json",

@@ -174,13 +174,24 @@ const MOST_SECONDS: f64 = 1.0;
 /// Plausible rates in bytes/s: from 1 KB/s to 1 PB/s.
 const RATES: (f64, f64) = (1e3, 1e15);
 
+/// `x` as written in a machine file: 1e308 in exponent form, not 309
+/// digits.
+fn number(x: f64) -> String {
+    if x != 0.0 && !(1e-3..1e6).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
 /// `x` is a time in `[0, 1]` seconds.
 fn time(name: &str, x: f64) -> Result<(), Invalid> {
     if x.is_finite() && (0.0..=MOST_SECONDS).contains(&x) {
         return Ok(());
     }
     Err(Invalid(format!(
-        "{name} is {x}; a time must lie in [0, {MOST_SECONDS}] seconds"
+        "{name} is {}; a time must lie in [0, {MOST_SECONDS}] seconds",
+        number(x)
     )))
 }
 
@@ -190,8 +201,10 @@ fn rate(name: &str, x: f64) -> Result<(), Invalid> {
         return Ok(());
     }
     Err(Invalid(format!(
-        "{name} is {x}; a rate must lie in [{:e}, {:e}] bytes/s",
-        RATES.0, RATES.1
+        "{name} is {}; a rate must lie in [{:e}, {:e}] bytes/s",
+        number(x),
+        RATES.0,
+        RATES.1
     )))
 }
 
