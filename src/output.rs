@@ -76,10 +76,11 @@ where
 {
     let mut tmp = Temp::new(temp_path(path));
     write(&tmp.path)?;
-    let _list = pending();
+    // Under the lock, as in write_folder: Ctrl-C waits for the rename.
+    let list = pending();
     std::fs::rename(&tmp.path, path)?;
     tmp.kept = true;
-    drop(_list);
+    drop(list);
     Ok(())
 }
 
@@ -225,9 +226,10 @@ impl Plan {
                 folder.display().to_string(),
             )));
         }
-        writable(folder).map_err(refuse)?;
+        // Inputs first: not even a probe goes into an input folder.
         let resolved = resolve(path);
         self.against_inputs(&resolved, false).map_err(refuse)?;
+        writable(folder).map_err(refuse)?;
         self.record(flag, resolved).map_err(refuse)
     }
 
