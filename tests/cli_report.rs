@@ -93,6 +93,9 @@ fn beam_report_costs_agree_with_an_independent_evaluation() {
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The terminal table ends each operation with its total row.
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(table.lines().filter(|l| l.starts_with("total ")).count(), 3);
     let r: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(
@@ -155,9 +158,41 @@ fn beam_report_costs_agree_with_an_independent_evaluation() {
         }
     }
     assert_eq!(checked, 5 + 4 + 4);
-    // levels.csv: a header and one row per level and operation.
+    // Totals: each term and the total summed over the levels, in level
+    // order (so bit for bit), and close to the independent evaluation's.
+    let mut independent = std::collections::HashMap::new();
+    for level in &levels {
+        for (_, pat) in level.ops.iter().flat_map(|o| &o.patterns) {
+            let msgs: Vec<_> = (pat.messages.iter())
+                .map(|x| {
+                    let (f, t) = (x.from, x.to);
+                    (f, t, x.bytes, places.locality(f, t), places.hops(f, t))
+                })
+                .collect();
+            let (rate, queue, cont) = model_md(&msgs, 16, 16);
+            *independent.entry(pat.op.name()).or_insert(0.0) += rate + queue + cont;
+        }
+    }
+    for op in ["spmv", "spgemm", "ptap"] {
+        let t = &r["totals"][op];
+        for key in ["max_rate", "queue_search", "contention", "total"] {
+            let sum = (report_levels.iter())
+                .filter_map(|l| l["ops"][op]["cost"][key].as_f64())
+                .fold(None, |s: Option<f64>, x| Some(s.map_or(x, |s| s + x)))
+                .unwrap();
+            assert_eq!(t[key].as_f64().unwrap(), sum, "{op} {key}");
+        }
+        assert!(close(t["total"].as_f64().unwrap(), independent[op]), "{op}");
+    }
+    // levels.csv: a header, one row per level and operation, and a total
+    // row per operation with the same sums.
     let csv = std::fs::read_to_string(out.join("levels.csv")).unwrap();
-    assert_eq!(csv.lines().count(), 1 + 13);
+    assert_eq!(csv.lines().count(), 1 + 13 + 3);
+    for (line, op) in csv.lines().skip(1 + 13).zip(["spmv", "spgemm", "ptap"]) {
+        assert!(line.starts_with(&format!("total,{op},,")), "{line}");
+        let last: f64 = line.rsplit(',').next().unwrap().parse().unwrap();
+        assert_eq!(last, r["totals"][op]["total"].as_f64().unwrap());
+    }
     assert!(csv.starts_with("level,op,rows,nnz,active_processes,"));
     for f in ["spmv", "spgemm", "ptap", "messages"] {
         for ext in ["png", "svg"] {

@@ -110,6 +110,19 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// Each operation's cost summed over the levels that have it, term by
+    /// term ([`Cost::sum`]), in [`comm::OPS`] order.
+    pub fn totals(&self) -> Totals {
+        Totals(
+            (comm::OPS.iter())
+                .filter_map(|&op| {
+                    let costs = self.levels.iter().filter_map(|l| l.op(op)).map(|o| &o.cost);
+                    Cost::sum(costs).map(|c| (op, c))
+                })
+                .collect(),
+        )
+    }
+
     /// Writes the spmv and spgemm patterns of every level (kept by
     /// [`Options::keep_patterns`]) as the folder `dir`, one file per level
     /// and operation in [`comm::io`]'s format with `m`'s rank layout. The
@@ -173,6 +186,28 @@ impl Analysis {
             Ok(())
         };
         crate::output::write_folder(dir, fill, io(""))
+    }
+}
+
+/// Per operation, its cost over the whole hierarchy; in JSON an object
+/// keyed by operation (`report.json`'s `totals`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Totals(pub Vec<(Op, Cost)>);
+
+impl Totals {
+    /// The total of `op`, if a level has it.
+    pub fn op(&self, op: Op) -> Option<&Cost> {
+        self.0.iter().find(|(o, _)| *o == op).map(|(_, c)| c)
+    }
+}
+
+impl Serialize for Totals {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (op, cost) in &self.0 {
+            map.serialize_entry(op.name(), cost)?;
+        }
+        map.end()
     }
 }
 

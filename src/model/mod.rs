@@ -222,6 +222,31 @@ impl Cost {
         c.charge.details.get(k).copied()
     }
 
+    /// The sum of `costs` (of one model) term by term, with no details
+    /// (a peak or a choice does not add across levels): a hierarchy's
+    /// total. `None` for no costs.
+    pub fn sum<'a>(costs: impl IntoIterator<Item = &'a Cost>) -> Option<Cost> {
+        let mut costs = costs.into_iter();
+        let first = costs.next()?;
+        let mut sum = Cost {
+            terms: (first.terms.iter())
+                .map(|c| Charged {
+                    term: c.term,
+                    charge: Charge::seconds(c.charge.seconds),
+                })
+                .collect(),
+            total: first.total,
+        };
+        for c in costs {
+            for (a, b) in sum.terms.iter_mut().zip(&c.terms) {
+                debug_assert!(a.term == b.term);
+                a.charge.seconds += b.charge.seconds;
+            }
+            sum.total += c.total;
+        }
+        Some(sum)
+    }
+
     /// Adds the cost of the next step of a strategy (same model): seconds
     /// add term by term, details combine ([`Figure::then`]), totals add.
     pub fn then(&mut self, next: &Cost) {

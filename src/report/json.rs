@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::amg::diagnose::Warning;
 
 use crate::amg::Hierarchy;
-use crate::analysis::{Analysis, LevelAnalysis};
+use crate::analysis::{Analysis, LevelAnalysis, Totals};
 use crate::comm::node_aware::Strategy;
 use crate::machine::Machine;
 use crate::model::Model;
@@ -36,6 +36,8 @@ pub struct Report<'a> {
     pub hierarchy: HierarchyJson,
     /// Every level's figures and costs.
     pub levels: &'a [LevelAnalysis],
+    /// Each operation's cost summed over the levels, term by term.
+    pub totals: Totals,
     /// What makes the hierarchy suspect ([`crate::amg::diagnose`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Warning>,
@@ -133,6 +135,7 @@ impl<'a> Report<'a> {
                 summary: super::hierarchy::json(c.hierarchy),
             },
             levels: &analysis.levels,
+            totals: analysis.totals(),
         }
     }
 

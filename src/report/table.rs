@@ -86,6 +86,23 @@ pub fn table(r: &Report) -> String {
                 seconds(o.cost.total)
             );
         }
+        if let Some(t) = r.totals.op(op) {
+            // Sums of seconds only: a peak or a choice does not add.
+            let mut row: String = (columns.iter())
+                .map(|c| format!(" {:>10}", seconds(t.seconds(c.column))))
+                .collect();
+            row += &" ".repeat(11 * details.len());
+            s += &format!(
+                "{:>5} {:>11} {:>13} {:>6} {:>8} {:>10}{row} {:>10}\n",
+                "total",
+                "",
+                "",
+                "",
+                "",
+                "",
+                seconds(t.total)
+            );
+        }
         s += "\n";
     }
     s
@@ -138,6 +155,16 @@ pub fn csv(r: &Report) -> String {
             }
             s += &format!("{:e}\n", c.total);
         }
+    }
+    // A total row per operation: level "total", figures empty, seconds
+    // summed over the levels.
+    for (op, t) in &r.totals.0 {
+        s += &format!("total,{},{}", op.name(), ",".repeat(13));
+        for c in &columns {
+            s += &format!("{:e},", t.seconds(c.column));
+        }
+        s += &",".repeat(details.len());
+        s += &format!("{:e}\n", t.total);
     }
     s
 }
@@ -213,10 +240,18 @@ mod tests {
                 ]
             );
             let ops: usize = r.levels.iter().map(|l| l.ops.len()).sum();
-            assert_eq!(csv.lines().count(), 1 + ops);
+            assert_eq!(csv.lines().count(), 1 + ops + 3);
             for line in csv.lines().skip(1) {
                 let cells: Vec<&str> = line.split(',').collect();
                 assert_eq!(cells.len(), header.len(), "{line}");
+                if cells[0] == "total" {
+                    // Seconds add over levels; a choice does not.
+                    let x = |k: usize| cells[k].parse::<f64>().unwrap();
+                    let sum: f64 = (15..21).map(x).sum();
+                    assert!((sum - x(24)).abs() <= 1e-12 * x(24), "{line}");
+                    assert_eq!(cells[23], "", "{line}");
+                    continue;
+                }
                 assert!(
                     ["packing", "chained", "mixed"].contains(&cells[23]),
                     "{line}"
