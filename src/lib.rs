@@ -17,7 +17,10 @@
 //! | [`report`] | rendering only: JSON, tables, CSV, charts |
 //! | [`cli`] | the command line: parses flags, calls the above, writes files |
 //!
-//! [`output`] writes files and folders whole or not at all.
+//! [`output`] writes files and folders whole or not at all and checks
+//! outputs against inputs; [`memory`] refuses requests beyond the memory
+//! available; [`measured`] reads measured times (RAPtor's output, amgcomm's
+//! JSON) that [`analysis::overlay`] sets beside the model.
 //!
 //! # A library call
 //!
@@ -48,6 +51,7 @@ pub mod cli;
 pub mod comm;
 pub mod machine;
 pub mod matrix;
+pub mod measured;
 pub mod memory;
 pub mod model;
 pub mod output;

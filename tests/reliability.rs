@@ -381,8 +381,12 @@ fn nothing_the_user_gave_is_overwritten() {
     std::fs::create_dir(d.join("data")).unwrap();
     std::fs::copy(d.join(&m), d.join("data/m.mtx")).unwrap();
     std::fs::hard_link(d.join(&m), d.join("link.mtx")).unwrap();
+    let raptor =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/raptor/lin_elas_128_8509518.bw.out");
+    std::fs::copy(raptor, d.join("run.out")).unwrap();
     let before = tree(d);
-    let cases: Vec<(Vec<&str>, &str)> = vec![
+    let cases: Vec<(Vec<&str>, &str)> =
+        vec![
         (
             vec!["analyze", "m.mtx", "--json", "m.mtx"],
             "--json m.mtx: that is the input m.mtx; amgcomm never overwrites an input",
@@ -405,6 +409,10 @@ fn nothing_the_user_gave_is_overwritten() {
         (
             vec!["partition", "m.mtx", "--parts", "4", "-o", "m.mtx"],
             "--output m.mtx: that is the input m.mtx",
+        ),
+        (
+            vec!["analyze", "m.mtx", "--nodes", "8", "--measured", "run.out", "--json", "run.out"],
+            "--json run.out: that is the input run.out",
         ),
         (
             vec!["hierarchy", "m.mtx", "--json", "m.mtx"],

@@ -6,6 +6,7 @@
 //! partition, placement and strategy.
 
 mod compare;
+mod overlay;
 
 use std::path::Path;
 use std::time::Instant;
@@ -16,12 +17,14 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 pub use compare::{compare, parse_variants, CompareError, Variant, VariantAnalysis, VariantError};
+pub use overlay::{check_measured, overlay, OverlayError};
 
 use crate::amg::Hierarchy;
 use crate::comm::io::PatternError;
 use crate::comm::node_aware::{self, Strategy};
 use crate::comm::{self, Op, Pattern, Summary};
 use crate::machine::{Machine, Places};
+use crate::measured::MeasuredOp;
 use crate::model::{self, Cost, Exchange, Model};
 use crate::partition::Layout;
 
@@ -261,6 +264,12 @@ pub struct OpAnalysis {
     /// Its messages, one pattern per step, when [`Options::keep_patterns`].
     #[serde(skip)]
     pub patterns: Vec<(String, Pattern)>,
+    /// What a measured run took ([`overlay`]), if one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measured: Option<MeasuredOp>,
+    /// Modeled total over measured seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modeled_over_measured: Option<f64>,
 }
 
 /// One step of a node-aware strategy.
@@ -413,6 +422,8 @@ impl Exchanged {
                 } else {
                     Vec::new()
                 },
+                measured: None,
+                modeled_over_measured: None,
             },
             Exchanged::Steps(steps, summary) => {
                 let mut cost = Cost::zero(&o.model);
@@ -438,6 +449,8 @@ impl Exchanged {
                     cost,
                     steps,
                     patterns,
+                    measured: None,
+                    modeled_over_measured: None,
                 }
             }
         }

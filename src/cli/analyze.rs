@@ -15,7 +15,7 @@ use crate::memory;
 use crate::model::{terms, Model};
 use crate::output::Plan;
 use crate::partition::Layout;
-use crate::report::json::{Context, MatrixJson, Report};
+use crate::report::json::{Context, MatrixJson, MeasuredJson, Report};
 use crate::report::{self, table};
 
 #[derive(Args, Debug)]
@@ -28,6 +28,10 @@ pub(crate) struct AnalyzeArgs {
     machine: MachineArgs,
     #[command(flatten)]
     partition: PartitionArgs,
+    /// Measured times to set beside the model: RAPtor's per-level
+    /// benchmark output, or amgcomm's measured JSON (see the README).
+    #[arg(long, value_name = "FILE", help_heading = "Input")]
+    measured: Option<PathBuf>,
     /// Communication of spmv and spgemm.
     #[arg(long, value_enum, default_value_t = Strategy::Standard, help_heading = "Model")]
     strategy: Strategy,
@@ -68,6 +72,9 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
     args.input.add_inputs(&mut plan);
     args.machine.add_input(&mut plan);
     args.partition.add_input(&mut plan);
+    if let Some(path) = &args.measured {
+        plan.input(path);
+    }
     plan.folder("--out", &out, report::is_report_file)?;
     if let Some(path) = &args.json {
         plan.file("--json", path)?;
@@ -79,6 +86,10 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
         plan.folder("--save-patterns", dir, crate::comm::io::is_pattern_file)?;
     }
     let ranks = m.ranks();
+    let measured = match &args.measured {
+        Some(path) => Some((path, read_measured(path, ranks)?)),
+        None => None,
+    };
     let need = |rows, nnz| analysis::memory_bytes(rows, nnz, ranks);
     memory::check(need(0, 0), || {
         format!("{} nodes x {} ppn = {ranks} ranks", m.nodes, m.ppn)
@@ -113,7 +124,19 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
         ptap: true,
         keep_patterns,
     };
-    let a = analysis::analyze(h, &layout, &m, &options)?;
+    let mut a = analysis::analyze(h, &layout, &m, &options)?;
+    let measured = measured.map(|(path, file)| {
+        let warnings = analysis::overlay(&mut a, &file);
+        for w in &warnings {
+            progress.suspend(|| warn(format!("--measured {}: {w}", path.display())));
+        }
+        MeasuredJson {
+            file: path.display().to_string(),
+            format: file.format,
+            ranks: file.ranks,
+            warnings,
+        }
+    });
     stages.record("extraction", a.seconds.extraction);
     stages.record("model", a.seconds.model);
     if let Some(dir) = &args.save_patterns {
@@ -146,6 +169,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
     };
     let mut r = Report::new(&a, context);
     r.warnings = warnings;
+    r.measured = measured;
     // The JSON last, so that its timings cover the charts.
     report::write_folder(&out, &mut r, |r| {
         stages.lap("charts and csv");
@@ -162,4 +186,22 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
         input.name, input.source, m.nodes, m.ppn, m.ranks(), m.name, m.router_box(), table::table(&r),
         stages.seconds("input") + stages.seconds("hierarchy"), a.seconds.extraction, out.display()
     ))
+}
+
+/// The measured file: read (a small file, size-capped) and parsed, exit 1
+/// when it does not read; one that cannot be a run on `ranks` ranks is
+/// how amgcomm was asked (exit 2).
+fn read_measured(path: &std::path::Path, ranks: usize) -> Result<crate::measured::Measured, Error> {
+    let name = path.display();
+    let text = memory::read_text(path, 64 << 20).map_err(|e| Error::Measured {
+        path: name.to_string(),
+        problem: crate::output::reason(&e),
+    })?;
+    let file = crate::measured::parse(&text).map_err(|e| Error::Measured {
+        path: name.to_string(),
+        problem: e.to_string(),
+    })?;
+    analysis::check_measured(&file, ranks)
+        .map_err(|e| Error::Usage(format!("--measured {name}: {e}")))?;
+    Ok(file)
 }

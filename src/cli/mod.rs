@@ -114,6 +114,14 @@ pub(crate) enum Error {
     /// A patterns file.
     #[error(transparent)]
     Patterns(#[from] PatternError),
+    /// A measured file that does not read.
+    #[error("--measured {path}: {problem}")]
+    Measured {
+        /// The file.
+        path: String,
+        /// Why.
+        problem: String,
+    },
     /// An output that would overwrite an input, or cannot be written.
     #[error(transparent)]
     Output(#[from] crate::output::Refused),

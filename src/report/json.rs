@@ -38,9 +38,25 @@ pub struct Report<'a> {
     pub levels: &'a [LevelAnalysis],
     /// Each operation's cost summed over the levels, term by term.
     pub totals: Totals,
+    /// The measured run set beside the model (`--measured`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measured: Option<MeasuredJson>,
     /// What makes the hierarchy suspect ([`crate::amg::diagnose`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Warning>,
+}
+
+/// Where the measured times come from, and what they lack.
+#[derive(Serialize)]
+pub struct MeasuredJson {
+    /// The file given.
+    pub file: String,
+    /// `raptor` or `amgcomm`.
+    pub format: &'static str,
+    /// Ranks, when the file states them.
+    pub ranks: Option<usize>,
+    /// Levels and operations not measured, levels beyond the hierarchy.
+    pub warnings: Vec<String>,
 }
 
 /// The input matrix.
@@ -136,6 +152,7 @@ impl<'a> Report<'a> {
             },
             levels: &analysis.levels,
             totals: analysis.totals(),
+            measured: None,
         }
     }
 

@@ -4,6 +4,7 @@
 
 use super::json::Report;
 use super::{bytes, group, seconds};
+use crate::analysis::OpAnalysis;
 use crate::comm::OPS;
 use crate::model::terms::{Detail, Figure, Term};
 use crate::model::{Cost, Model};
@@ -29,6 +30,11 @@ fn figure(f: Option<Figure>, seconds_as: impl Fn(f64) -> String) -> String {
         Some(Figure::Choice(c)) => c.to_string(),
         None => String::new(),
     }
+}
+
+/// Whether any operation of `r` carries a measured time.
+fn has_measured(r: &Report) -> bool {
+    (r.levels.iter()).any(|l| l.ops.iter().any(|o| o.measured.is_some()))
 }
 
 /// One table per operation: per level, size, active ranks, the most
@@ -59,10 +65,26 @@ pub fn table(r: &Report) -> String {
     for (_, _, name) in &details {
         header += &format!(" {name:>10}");
     }
+    let measured = has_measured(r);
+    let beside = |o: &OpAnalysis| -> String {
+        if !measured {
+            return String::new();
+        }
+        match (o.measured, o.modeled_over_measured) {
+            (Some(m), Some(q)) => format!(" {:>10} {:>10.2}", seconds(m.seconds), q),
+            (Some(m), None) => format!(" {:>10} {:>10}", seconds(m.seconds), "-"),
+            _ => format!(" {:>10} {:>10}", "-", "-"),
+        }
+    };
+    let measured_header = if measured {
+        format!(" {:>10} {:>10}", "measured", "model/meas")
+    } else {
+        String::new()
+    };
     let mut s = String::new();
     for op in OPS {
         s += &format!(
-            "{} ({how})\n{:>5} {:>11} {:>13} {:>6} {:>8} {:>10}{header} {:>10}\n",
+            "{} ({how})\n{:>5} {:>11} {:>13} {:>6} {:>8} {:>10}{header} {:>10}{measured_header}\n",
             op.name(),
             "level",
             "rows",
@@ -75,7 +97,7 @@ pub fn table(r: &Report) -> String {
         for l in r.levels {
             let Some(o) = l.op(op) else { continue };
             s += &format!(
-                "{:>5} {:>11} {:>13} {:>6} {:>8} {:>10}{} {:>10}\n",
+                "{:>5} {:>11} {:>13} {:>6} {:>8} {:>10}{} {:>10}{}\n",
                 l.level,
                 group(l.rows),
                 group(l.nnz),
@@ -83,7 +105,8 @@ pub fn table(r: &Report) -> String {
                 o.summary.messages.max_recv,
                 bytes(o.summary.bytes.inter_node),
                 cells(&o.cost),
-                seconds(o.cost.total)
+                seconds(o.cost.total),
+                beside(o)
             );
         }
         if let Some(t) = r.totals.op(op) {
@@ -125,7 +148,26 @@ pub fn csv(r: &Report) -> String {
     for (_, _, name) in &details {
         s += &format!("{name},");
     }
-    s += "total\n";
+    s += "total";
+    let measured = has_measured(r);
+    if measured {
+        s += ",measured_seconds,modeled_over_measured";
+    }
+    s += "\n";
+    let beside = |o: Option<&OpAnalysis>| -> String {
+        let Some(o) = o.filter(|_| measured) else {
+            return if measured { ",,".into() } else { String::new() };
+        };
+        let m = o
+            .measured
+            .map(|m| format!("{:e}", m.seconds))
+            .unwrap_or_default();
+        let q = o
+            .modeled_over_measured
+            .map(|q| format!("{q:e}"))
+            .unwrap_or_default();
+        format!(",{m},{q}")
+    };
     for l in r.levels {
         for o in &l.ops {
             let (m, b, c) = (&o.summary.messages, &o.summary.bytes, &o.cost);
@@ -153,7 +195,7 @@ pub fn csv(r: &Report) -> String {
             for (t, d, _) in &details {
                 s += &format!("{},", figure(c.detail(t, d.json), |x| format!("{x:e}")));
             }
-            s += &format!("{:e}\n", c.total);
+            s += &format!("{:e}{}\n", c.total, beside(Some(o)));
         }
     }
     // A total row per operation: level "total", figures empty, seconds
@@ -164,7 +206,7 @@ pub fn csv(r: &Report) -> String {
             s += &format!("{:e},", t.seconds(c.column));
         }
         s += &",".repeat(details.len());
-        s += &format!("{:e}\n", t.total);
+        s += &format!("{:e}{}\n", t.total, beside(None));
     }
     s
 }

@@ -1,0 +1,384 @@
+//! Measured communication times, to set beside the model (`analyze
+//! --measured FILE`). Two formats, told apart by content:
+//!
+//! - RAPtor's per-level benchmark output, as printed for the EuroMPI'18
+//!   study: blocks `Level N`, then `A*P:` and `A*x`, each followed by
+//!   `Key: value` or `Key = value` lines (`Max Num Msgs`, `Total Bytes`,
+//!   `Num Active Processes`, `Comm Time`, ...). A batch system's prologue
+//!   before the first `Level` and an epilogue after the last complete
+//!   block are skipped; a block cut short (a killed run) ends the file.
+//!   `A*x` is spmv, `A*P` spgemm.
+//! - amgcomm's measured JSON (schema version 1, written by `amgcomm
+//!   replay`): run metadata and, per level and operation, `seconds` (the
+//!   maximum over ranks of one exchange, the median over iterations) and
+//!   optionally `max_msgs` and `bytes`:
+//!
+//! ```json
+//! {"format": "amgcomm-measured", "version": 1, "machine": "bluewaters",
+//!  "ranks": 128, "iterations": 100, "warmup": 10,
+//!  "levels": [{"level": 0, "spmv": {"seconds": 1.19e-4, "max_msgs": 19, "bytes": 840144},
+//!              "spgemm": {"seconds": 1.46}}]}
+//! ```
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::comm::Op;
+
+/// What was measured of one operation on one level.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeasuredOp {
+    /// Seconds of one exchange: the slowest rank's (RAPtor's `Comm Time`).
+    pub seconds: f64,
+    /// The most messages one rank sent or received (`Max Num Msgs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_msgs: Option<u64>,
+    /// Bytes over all messages (`Total Bytes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+    /// Ranks taking part (`Num Active Processes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_processes: Option<usize>,
+}
+
+/// A measured run: where it came from and, per level, its operations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measured {
+    /// `raptor` or `amgcomm`.
+    pub format: &'static str,
+    /// Ranks of the run, when the file states them.
+    pub ranks: Option<usize>,
+    /// The machine, when the file names it.
+    pub machine: Option<String>,
+    /// Per level (0 the finest), its operations.
+    pub levels: BTreeMap<usize, BTreeMap<Op, MeasuredOp>>,
+}
+
+impl Measured {
+    /// The measurement of `op` on `level`, if the file has one.
+    pub fn get(&self, level: usize, op: Op) -> Option<&MeasuredOp> {
+        self.levels.get(&level)?.get(&op)
+    }
+
+    /// Levels the file covers: one past its deepest.
+    pub fn depth(&self) -> usize {
+        self.levels.keys().next_back().map_or(0, |l| l + 1)
+    }
+
+    /// The most ranks any operation of the file had taking part.
+    pub fn max_active(&self) -> Option<usize> {
+        (self.levels.values())
+            .flat_map(|ops| ops.values())
+            .filter_map(|m| m.active_processes)
+            .max()
+    }
+}
+
+/// Why a measured file does not read: one sentence, with the line when
+/// one is to blame.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{}{problem}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
+pub struct MeasuredError {
+    /// 1-based line, if one is to blame.
+    pub line: Option<usize>,
+    /// What is wrong.
+    pub problem: String,
+}
+
+fn fail(line: Option<usize>, problem: impl Into<String>) -> MeasuredError {
+    MeasuredError {
+        line,
+        problem: problem.into(),
+    }
+}
+
+/// Reads a measured file's text in either format.
+pub fn parse(text: &str) -> Result<Measured, MeasuredError> {
+    if text.trim_start().starts_with('{') {
+        parse_json(text)
+    } else {
+        parse_raptor(text)
+    }
+}
+
+/// The JSON schema, version 1.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileV1 {
+    format: String,
+    version: u32,
+    #[serde(default)]
+    machine: Option<String>,
+    ranks: usize,
+    #[serde(default)]
+    #[allow(dead_code)]
+    iterations: Option<u64>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    warmup: Option<u64>,
+    levels: Vec<LevelV1>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LevelV1 {
+    level: usize,
+    #[serde(default)]
+    spmv: Option<MeasuredOp>,
+    #[serde(default)]
+    spgemm: Option<MeasuredOp>,
+    #[serde(default)]
+    ptap: Option<MeasuredOp>,
+}
+
+fn parse_json(text: &str) -> Result<Measured, MeasuredError> {
+    let f: FileV1 = serde_json::from_str(text)
+        .map_err(|e| fail(Some(e.line()), format!("not amgcomm's measured JSON: {e}")))?;
+    if f.format != "amgcomm-measured" || f.version != 1 {
+        return Err(fail(
+            None,
+            format!(
+                "format '{}' version {}: expected amgcomm-measured version 1",
+                f.format, f.version
+            ),
+        ));
+    }
+    let mut levels: BTreeMap<usize, BTreeMap<Op, MeasuredOp>> = BTreeMap::new();
+    for l in f.levels {
+        let ops = levels.entry(l.level).or_default();
+        for (op, m) in [
+            (Op::Spmv, l.spmv),
+            (Op::Spgemm, l.spgemm),
+            (Op::Ptap, l.ptap),
+        ] {
+            if let Some(m) = m {
+                check_seconds(None, m.seconds)?;
+                ops.insert(op, m);
+            }
+        }
+    }
+    Ok(Measured {
+        format: "amgcomm",
+        ranks: Some(f.ranks),
+        machine: f.machine,
+        levels,
+    })
+}
+
+fn check_seconds(line: Option<usize>, s: f64) -> Result<(), MeasuredError> {
+    if s.is_finite() && s >= 0.0 {
+        Ok(())
+    } else {
+        Err(fail(line, format!("a time of {s} s is not a measurement")))
+    }
+}
+
+/// An operation block being read: its fields so far.
+struct Block {
+    level: usize,
+    op: Op,
+    fields: MeasuredOp,
+    seconds: Option<f64>,
+}
+
+impl Block {
+    /// The block's measurement, once its `Comm Time` has been read.
+    fn finish(self) -> Option<(usize, Op, MeasuredOp)> {
+        let seconds = self.seconds?;
+        Some((
+            self.level,
+            self.op,
+            MeasuredOp {
+                seconds,
+                ..self.fields
+            },
+        ))
+    }
+}
+
+fn parse_raptor(text: &str) -> Result<Measured, MeasuredError> {
+    let mut levels: BTreeMap<usize, BTreeMap<Op, MeasuredOp>> = BTreeMap::new();
+    let mut level: Option<usize> = None;
+    let mut block: Option<Block> = None;
+    let mut store = |b: Block| {
+        if let Some((l, op, m)) = b.finish() {
+            levels.entry(l).or_default().insert(op, m);
+        }
+    };
+    for (k, raw) in text.lines().enumerate() {
+        let n = k + 1;
+        let line = raw.trim();
+        if let Some(rest) = line.strip_prefix("Level ") {
+            let l = rest
+                .trim()
+                .parse()
+                .map_err(|_| fail(Some(n), format!("'{line}': expected Level N")))?;
+            if let Some(b) = block.take() {
+                store(b);
+            }
+            level = Some(l);
+            continue;
+        }
+        let op = match line {
+            "A*x" | "A*x:" => Some(Op::Spmv),
+            "A*P" | "A*P:" => Some(Op::Spgemm),
+            _ => None,
+        };
+        if let Some(op) = op {
+            let Some(l) = level else {
+                return Err(fail(Some(n), format!("'{line}' before any 'Level N' line")));
+            };
+            if let Some(b) = block.take() {
+                store(b);
+            }
+            block = Some(Block {
+                level: l,
+                op,
+                fields: MeasuredOp {
+                    seconds: 0.0,
+                    max_msgs: None,
+                    bytes: None,
+                    active_processes: None,
+                },
+                seconds: None,
+            });
+            continue;
+        }
+        // Before the first block: a prologue, a title. After a complete
+        // block: an epilogue. Neither is read.
+        let Some(b) = block.as_mut() else { continue };
+        if b.seconds.is_some() {
+            continue;
+        }
+        let Some((key, value)) = line.split_once([':', '=']) else {
+            continue;
+        };
+        let (key, value) = (key.trim(), value.trim());
+        let number = || {
+            value.parse::<f64>().map_err(|_| {
+                fail(
+                    Some(n),
+                    format!("'{key}' has value '{value}', not a number"),
+                )
+            })
+        };
+        let count = || {
+            value
+                .parse::<u64>()
+                .map_err(|_| fail(Some(n), format!("'{key}' has value '{value}', not a count")))
+        };
+        match key {
+            "Max Num Msgs" => b.fields.max_msgs = Some(count()?),
+            "Total Bytes" => b.fields.bytes = Some(count()?),
+            "Num Active Processes" => b.fields.active_processes = Some(count()? as usize),
+            "Comm Time" => {
+                let s = number()?;
+                check_seconds(Some(n), s)?;
+                b.seconds = Some(s);
+            }
+            _ => {}
+        }
+    }
+    // A last block cut short (the run was killed there) is not measured;
+    // the levels before it stand.
+    if let Some(b) = block.take() {
+        store(b);
+    }
+    if levels.is_empty() {
+        return Err(fail(
+            None,
+            "no measured level: expected RAPtor's 'Level N', 'A*P:' and 'A*x' blocks with 'Comm Time', or amgcomm's measured JSON",
+        ));
+    }
+    Ok(Measured {
+        format: "raptor",
+        ranks: None,
+        machine: None,
+        levels,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str) -> String {
+        std::fs::read_to_string(format!("tests/data/raptor/{name}")).unwrap()
+    }
+
+    #[test]
+    fn reads_the_two_blue_waters_runs() {
+        let a = parse(&file("lin_elas_128_8509518.bw.out")).unwrap();
+        assert_eq!(a.format, "raptor");
+        assert_eq!(a.depth(), 7);
+        assert!((0..7).all(|l| a.get(l, Op::Spmv).is_some() && a.get(l, Op::Spgemm).is_some()));
+        let x0 = a.get(0, Op::Spmv).unwrap();
+        assert_eq!(x0.seconds, 1.193471e-04);
+        assert_eq!(
+            (x0.max_msgs, x0.bytes, x0.active_processes),
+            (Some(19), Some(840144), Some(128))
+        );
+        let p1 = a.get(1, Op::Spgemm).unwrap();
+        assert_eq!((p1.seconds, p1.bytes), (9.002438e-01, Some(6066560)));
+        assert_eq!(a.get(6, Op::Spmv).unwrap().seconds, 1.813231e-04);
+        assert_eq!(a.get(6, Op::Spmv).unwrap().active_processes, Some(85));
+        assert_eq!(a.max_active(), Some(128));
+        // The second run was killed after "Level 5": five levels stand.
+        let b = parse(&file("lin_elas_128_8509542.bw.out")).unwrap();
+        assert_eq!(b.depth(), 5);
+        assert_eq!(b.get(4, Op::Spmv).unwrap().seconds, 2.064631e-04);
+        assert_eq!(b.get(4, Op::Spgemm).unwrap().seconds, 1.368048e-03);
+        assert!(b.get(5, Op::Spmv).is_none());
+    }
+
+    #[test]
+    fn malformed_files_name_the_line() {
+        let good = file("lin_elas_128_8509518.bw.out");
+        let e = parse(&good.replacen("Comm Time: 1.193471e-04", "Comm Time: fast", 1)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 68: 'Comm Time' has value 'fast', not a number"
+        );
+        let e = parse(&good.replacen("Level 1", "Level one", 1)).unwrap_err();
+        assert!(
+            e.to_string().ends_with("'Level one': expected Level N"),
+            "{e}"
+        );
+        let e = parse(&good.replacen("Comm Time: 1.455723e+00", "Comm Time: -1", 1)).unwrap_err();
+        assert!(e.to_string().contains("-1 s is not a measurement"), "{e}");
+        let e = parse("A*x\nComm Time: 1\n").unwrap_err();
+        assert_eq!(e.to_string(), "line 1: 'A*x' before any 'Level N' line");
+        let e = parse("hello\nworld\n").unwrap_err();
+        assert!(e.to_string().starts_with("no measured level"), "{e}");
+        // A block without its Comm Time is not measured.
+        let cut = "Level 0\nA*x\nMax Num Msgs: 3\nComm Time: 2e-5\nLevel 1\nA*x\nMax Num Msgs: 4\n";
+        let m = parse(cut).unwrap();
+        assert_eq!(m.depth(), 1);
+    }
+
+    #[test]
+    fn reads_the_json_schema() {
+        let text = r#"{"format": "amgcomm-measured", "version": 1, "machine": "bluewaters",
+            "ranks": 128, "iterations": 100, "warmup": 10,
+            "levels": [{"level": 0, "spmv": {"seconds": 1.5e-4, "max_msgs": 19, "bytes": 840144},
+                        "spgemm": {"seconds": 1.4}},
+                       {"level": 1, "spmv": {"seconds": 2e-4}}]}"#;
+        let m = parse(text).unwrap();
+        assert_eq!((m.format, m.ranks, m.depth()), ("amgcomm", Some(128), 2));
+        assert_eq!(m.get(0, Op::Spmv).unwrap().max_msgs, Some(19));
+        assert_eq!(m.get(1, Op::Spmv).unwrap().seconds, 2e-4);
+        let e = parse(&text.replace("\"version\": 1", "\"version\": 2")).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("expected amgcomm-measured version 1"),
+            "{e}"
+        );
+        let e = parse(&text.replace("max_msgs", "max_messages")).unwrap_err();
+        assert!(
+            e.to_string().contains("unknown field `max_messages`"),
+            "{e}"
+        );
+    }
+}
