@@ -1,7 +1,8 @@
 //! Per-level charts of `amgcomm analyze`:
-//! - `<op>.png|svg`: stacked bars of the model's terms per level on a
-//!   logarithmic axis (the look of Figures 10 and 11 of the EuroMPI'18
-//!   paper);
+//! - `<op>.png|svg`: per level, the modeled total on a log axis (measured
+//!   times beside it), and the terms' shares stacked to 100% on a linear
+//!   axis below: the comparison of Figures 10 and 11 of the EuroMPI'18
+//!   paper, without stacking segments on a log axis;
 //! - `messages.png|svg`: per level, the most and the mean messages a rank
 //!   receives, and the active ranks.
 
@@ -46,100 +47,236 @@ fn axis_seconds(t: f64) -> String {
     format!("{} {unit}", (v * 1000.0).round() / 1000.0)
 }
 
-/// Stacked per-level breakdown of one operation's modeled time, a bar
-/// segment per cost column of the model.
-pub fn breakdown(path: &Path, r: &Report, op: Op) -> Result<(), ReportError> {
+/// One level of an operation's chart: its terms' seconds (the model's
+/// cost columns), their total, and the measured time if one was given.
+pub(crate) struct LevelCost {
+    /// Seconds per cost column of the model.
+    pub terms: Vec<f64>,
+    /// Their sum.
+    pub total: f64,
+    /// Measured seconds (`--measured`).
+    pub measured: Option<f64>,
+}
+
+/// The rows of `op`'s chart, one per level that has the operation.
+pub(crate) fn level_costs(r: &Report, op: Op) -> Vec<LevelCost> {
     let columns = r.model.columns();
-    let rows: Vec<(usize, Vec<f64>)> = r
-        .levels
-        .iter()
+    (r.levels.iter())
         .filter_map(|l| {
-            l.op(op).map(|o| {
-                let terms = columns.iter().map(|t| o.cost.seconds(t.column)).collect();
-                (l.level, terms)
+            l.op(op).map(|o| LevelCost {
+                terms: columns.iter().map(|t| o.cost.seconds(t.column)).collect(),
+                total: o.cost.total,
+                measured: o.measured.map(|m| m.seconds),
             })
         })
-        .collect();
+        .collect()
+}
+
+/// Each term's share of a level's total, in percent (none for a level
+/// that costs nothing): what the lower panel stacks to 100%.
+pub(crate) fn shares(row: &LevelCost) -> Option<Vec<f64>> {
+    (row.total > 0.0).then(|| row.terms.iter().map(|t| 100.0 * t / row.total).collect())
+}
+
+/// One operation's modeled time per level, in two panels whose geometry
+/// is true: above, the total per level on a log axis (a labelled dot;
+/// measured times as red diamonds); below, each term's share of it,
+/// stacked to 100% on a linear axis. Segments are never stacked on a log
+/// axis, where their heights would not show their shares.
+pub fn breakdown(path: &Path, r: &Report, op: Op) -> Result<(), ReportError> {
+    let rows = level_costs(r, op);
     super::save_chart(
         path,
         |tmp| {
             draw_breakdown(
-                BitMapBackend::new(tmp, SIZE).into_drawing_area(),
+                BitMapBackend::new(tmp, TALL).into_drawing_area(),
                 r,
                 op,
                 &rows,
             )
         },
-        |tmp| draw_breakdown(SVGBackend::new(tmp, SIZE).into_drawing_area(), r, op, &rows),
+        |tmp| draw_breakdown(SVGBackend::new(tmp, TALL).into_drawing_area(), r, op, &rows),
     )
 }
+
+/// The breakdown charts: two panels.
+const TALL: (u32, u32) = (900, 720);
+const MEASURED: RGBColor = RGBColor(214, 39, 40);
 
 fn draw_breakdown<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     r: &Report,
     op: Op,
-    rows: &[(usize, Vec<f64>)],
+    rows: &[LevelCost],
 ) -> Drawn
 where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let totals: Vec<f64> = rows.iter().map(|(_, t)| t.iter().sum()).collect();
-    let positive = rows
-        .iter()
-        .flat_map(|(_, t)| t.iter().copied())
-        .filter(|&x| x > 0.0);
-    let smallest = positive.fold(f64::INFINITY, f64::min);
-    let largest = totals.iter().copied().fold(0.0, f64::max);
-    // Decades around the data, at most 4 below the largest bar (smaller
-    // terms would be invisible anyway); bars start at the floor of the axis.
+    let root = root.titled(
+        &title(r, &format!("{} time per level, {}", op.name(), r.model)),
+        ("sans-serif", 17),
+    )?;
+    let (w, h) = root.dim_in_pixel();
+    let _ = w;
+    let (top, bottom) = root.split_vertically(h * 55 / 100);
+    let levels = rows.len().max(1);
+    let x_range = -0.5f64..levels as f64 - 0.5;
+    // Upper panel: totals (and measured times) on decades around them.
+    let values = (rows.iter())
+        .flat_map(|x| [Some(x.total), x.measured])
+        .flatten()
+        .filter(|&v| v > 0.0);
+    let (smallest, largest) =
+        values.fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
     let (lo, hi) = if largest > 0.0 {
-        let lo = 10f64.powf(smallest.max(largest * 1e-4).log10().floor());
-        (lo, 10f64.powf(largest.log10().ceil()).max(lo * 10.0))
+        // Room below the smallest dot and above the largest's label.
+        let lo = 10f64.powf((smallest / 2.0).log10().floor());
+        (
+            lo,
+            10f64.powf((largest * 1.8).log10().ceil()).max(lo * 10.0),
+        )
     } else {
         (1e-7, 1e-3)
     };
-    let levels = rows.len().max(1);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            title(r, &format!("modeled {} time, {}", op.name(), r.model)),
-            ("sans-serif", 17),
-        )
+    let mut chart = ChartBuilder::on(&top)
         .margin(14)
-        .x_label_area_size(44)
+        .margin_right(190)
+        .x_label_area_size(30)
         .y_label_area_size(80)
-        .build_cartesian_2d(-0.5f64..levels as f64 - 0.5, (lo..hi).log_scale())?;
+        .build_cartesian_2d(x_range.clone(), (lo..hi).log_scale())?;
     chart
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(levels)
         .x_label_formatter(&level_label)
         .y_label_formatter(&|y| axis_seconds(*y))
+        .y_desc("total time (log scale)")
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
+        .draw()?;
+    let dots: Vec<(f64, f64)> = (rows.iter().enumerate())
+        .filter(|(_, x)| x.total > 0.0)
+        .map(|(k, x)| (k as f64, x.total))
+        .collect();
+    let ink = RGBColor(40, 40, 40);
+    chart.draw_series(dots.iter().map(|&p| Circle::new(p, 5, ink.filled())))?;
+    // Each total labelled with its value, beside the dot.
+    chart.draw_series(dots.iter().map(|&(x, y)| {
+        Text::new(
+            super::seconds(y),
+            (x + 0.08, y),
+            ("sans-serif", 13).into_font().color(&ink),
+        )
+    }))?;
+    let measured: Vec<(f64, f64)> = (rows.iter().enumerate())
+        .filter_map(|(k, x)| x.measured.filter(|&m| m > 0.0).map(|m| (k as f64, m)))
+        .collect();
+    chart.draw_series(measured.iter().map(|&p| {
+        EmptyElement::at(p)
+            + Polygon::new(vec![(0, -7), (7, 0), (0, 7), (-7, 0)], MEASURED.filled())
+    }))?;
+    let mut keys = vec![("modeled total", ink, Key::Dot)];
+    if !measured.is_empty() {
+        keys.push(("measured", MEASURED, Key::Diamond));
+    }
+    key(&top, &keys)?;
+    // The hierarchy's totals under the legend: the modeled sum, and the
+    // measured one when every level was measured.
+    let (w, _) = top.dim_in_pixel();
+    let mut sums = vec![format!(
+        "all levels: {}",
+        super::seconds(rows.iter().map(|x| x.total).sum())
+    )];
+    let all_measured: Option<f64> = rows.iter().map(|x| x.measured).sum();
+    if let Some(m) = all_measured.filter(|_| !rows.is_empty()) {
+        sums.push(format!("measured: {}", super::seconds(m)));
+    }
+    for (k, text) in sums.iter().enumerate() {
+        let y = 24 + 22 * keys.len() as i32 + 8 + 20 * k as i32;
+        top.draw(&Text::new(
+            text.clone(),
+            (w as i32 - 185, y),
+            ("sans-serif", 14).into_font(),
+        ))?;
+    }
+    // Lower panel: shares stacked to 100% on a linear axis.
+    let mut chart = ChartBuilder::on(&bottom)
+        .margin(14)
+        .margin_right(190)
+        .x_label_area_size(44)
+        .y_label_area_size(80)
+        .build_cartesian_2d(x_range, 0f64..100f64)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(levels)
+        .x_label_formatter(&level_label)
+        .y_labels(6)
+        .y_label_formatter(&|y| format!("{y:.0}%"))
         .x_desc("level")
-        .y_desc("modeled time")
+        .y_desc("share of the modeled time")
         .label_style(("sans-serif", 14))
         .axis_desc_style(("sans-serif", 15))
         .draw()?;
     let names: Vec<&str> = r.model.columns().iter().map(|t| t.legend).collect();
-    for (term, name) in names.iter().enumerate() {
-        let color = TERM_COLORS[term % TERM_COLORS.len()];
-        chart
-            .draw_series(rows.iter().enumerate().filter_map(|(k, (_, t))| {
-                let below: f64 = t[..term].iter().sum();
-                let top = below + t[term];
-                (t[term] > 0.0).then(|| {
-                    let bottom = if below > 0.0 { below } else { lo };
-                    Rectangle::new(
-                        [(k as f64 - 0.35, bottom), (k as f64 + 0.35, top)],
-                        color.filled(),
-                    )
-                })
-            }))?
-            .label(*name)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled()));
+    for (k, row) in rows.iter().enumerate() {
+        let Some(shares) = shares(row) else { continue };
+        let mut below = 0.0;
+        for (term, share) in shares.iter().enumerate() {
+            let color = TERM_COLORS[term % TERM_COLORS.len()];
+            if *share > 0.0 {
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(k as f64 - 0.35, below), (k as f64 + 0.35, below + share)],
+                    color.filled(),
+                )))?;
+            }
+            below += share;
+        }
     }
-    legend(&mut chart)?;
+    let keys: Vec<(&str, RGBColor, Key)> = (names.iter().enumerate())
+        .map(|(t, n)| (*n, TERM_COLORS[t % TERM_COLORS.len()], Key::Box))
+        .collect();
+    key(&bottom, &keys)?;
     root.present()?;
+    Ok(())
+}
+
+/// A legend entry's mark.
+#[derive(Clone, Copy)]
+enum Key {
+    Dot,
+    Diamond,
+    Box,
+}
+
+/// A legend in the right margin of `area`, outside the plot, one entry a
+/// line: however many entries, nothing is covered.
+fn key<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, keys: &[(&str, RGBColor, Key)]) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    let (w, _) = area.dim_in_pixel();
+    let x = w as i32 - 185;
+    for (k, (name, color, mark)) in keys.iter().enumerate() {
+        let y = 24 + 22 * k as i32;
+        match mark {
+            Key::Dot => area.draw(&Circle::new((x + 7, y), 5, color.filled()))?,
+            Key::Diamond => area.draw(&Polygon::new(
+                vec![(x + 7, y - 7), (x + 14, y), (x + 7, y + 7), (x, y)],
+                color.filled(),
+            ))?,
+            Key::Box => area.draw(&Rectangle::new(
+                [(x, y - 6), (x + 14, y + 6)],
+                color.filled(),
+            ))?,
+        }
+        area.draw(&Text::new(
+            name.to_string(),
+            (x + 22, y - 8),
+            ("sans-serif", 14).into_font(),
+        ))?;
+    }
     Ok(())
 }
 
