@@ -438,6 +438,31 @@ fn check_against(pat: &Pattern, want: &BTreeMap<(u32, u32), u64>, m: &Machine, w
     );
     let class_total: u64 = s.by_class.iter().map(|c| c.messages).sum();
     assert_eq!(class_total, want.len() as u64);
+    // Per locality: the most one rank sends and receives, each on its own.
+    let mut by_loc: BTreeMap<(u32, bool, usize), u64> = BTreeMap::new();
+    for &(f, t) in want.keys() {
+        let k = brute_place(m, f, t).0 as usize;
+        *by_loc.entry((f, true, k)).or_default() += 1;
+        *by_loc.entry((t, false, k)).or_default() += 1;
+    }
+    let most = |sending: bool, k: usize| {
+        (by_loc.iter())
+            .filter(|((_, s, l), _)| *s == sending && *l == k)
+            .map(|(_, n)| *n)
+            .max()
+            .unwrap_or(0)
+    };
+    let expect = |sending| [0, 1, 2].map(|k| most(sending, k));
+    assert_eq!(
+        s.messages.max_sent_by_locality.as_array(),
+        expect(true),
+        "{what}"
+    );
+    assert_eq!(
+        s.messages.max_recv_by_locality.as_array(),
+        expect(false),
+        "{what}"
+    );
     // Per class: totals and the most one rank sends.
     for c in &s.by_class {
         let mut per_rank: BTreeMap<u32, (u64, u64)> = BTreeMap::new();

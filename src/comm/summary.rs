@@ -40,6 +40,43 @@ pub struct MessageFigures {
     pub inter_node: u64,
     /// Most messages between nodes that one rank sends.
     pub max_inter_node_sent: u64,
+    /// Most messages one rank sends within its socket, to its node's
+    /// other socket, and over the network (each maximum over ranks on
+    /// its own).
+    pub max_sent_by_locality: ByLocality,
+    /// Most messages one rank receives, the same way.
+    pub max_recv_by_locality: ByLocality,
+}
+
+/// A figure per locality.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct ByLocality {
+    /// Same node and socket.
+    pub socket: u64,
+    /// Same node, other socket.
+    pub node: u64,
+    /// Different nodes.
+    pub network: u64,
+}
+
+impl ByLocality {
+    fn from_array(a: [u64; 3]) -> ByLocality {
+        ByLocality {
+            socket: a[0],
+            node: a[1],
+            network: a[2],
+        }
+    }
+
+    /// The figures in [`crate::machine::LOCALITIES`] order.
+    pub fn as_array(&self) -> [u64; 3] {
+        [self.socket, self.node, self.network]
+    }
+
+    fn max(self, o: ByLocality) -> ByLocality {
+        let (a, b) = (self.as_array(), o.as_array());
+        ByLocality::from_array([a[0].max(b[0]), a[1].max(b[1]), a[2].max(b[2])])
+    }
 }
 
 /// Byte counts of one operation.
@@ -94,9 +131,17 @@ impl Summary {
 
     /// Adds one sender's messages: totals add, and the sender's own
     /// counts raise the per-rank maxima.
-    fn add_sender(mut self, run: &[Message], places: &Places) -> Summary {
+    /// `recv_by_locality` counts each receiver's messages per locality,
+    /// from the same classification.
+    fn add_sender(
+        mut self,
+        run: &[Message],
+        places: &Places,
+        recv_by_locality: &mut [[u32; 3]],
+    ) -> Summary {
         let (mut n, mut b, mut net) = (0u64, 0u64, 0u64);
         let mut class = [(0u64, 0u64); CLASSES];
+        let mut by_locality = [0u64; 3];
         for msg in run {
             n += 1;
             b += msg.bytes;
@@ -109,7 +154,11 @@ impl Summary {
             let k = &mut class[c.index()];
             k.0 += 1;
             k.1 += msg.bytes;
+            by_locality[c.locality as usize] += 1;
+            recv_by_locality[msg.to as usize][c.locality as usize] += 1;
         }
+        self.messages.max_sent_by_locality =
+            (self.messages.max_sent_by_locality).max(ByLocality::from_array(by_locality));
         self.messages.total += n;
         self.messages.inter_node += net;
         self.bytes.total += b;
@@ -133,6 +182,8 @@ impl Summary {
         m.max_sent = m.max_sent.max(o.messages.max_sent);
         m.max_recv = m.max_recv.max(o.messages.max_recv);
         m.max_inter_node_sent = m.max_inter_node_sent.max(o.messages.max_inter_node_sent);
+        m.max_sent_by_locality = m.max_sent_by_locality.max(o.messages.max_sent_by_locality);
+        m.max_recv_by_locality = m.max_recv_by_locality.max(o.messages.max_recv_by_locality);
         b.total += o.bytes.total;
         b.inter_node += o.bytes.inter_node;
         b.max_sent = b.max_sent.max(o.bytes.max_sent);
@@ -154,6 +205,8 @@ pub(crate) struct Tally {
     sums: Summary,
     recv: Vec<u64>,
     recv_bytes: Vec<u64>,
+    /// Messages each rank receives, per locality.
+    recv_by_locality: Vec<[u32; 3]>,
 }
 
 impl Tally {
@@ -162,6 +215,7 @@ impl Tally {
             sums: Summary::empty(),
             recv: vec![0; ranks],
             recv_bytes: vec![0; ranks],
+            recv_by_locality: vec![[0; 3]; ranks],
         }
     }
 
@@ -170,7 +224,8 @@ impl Tally {
         if run.is_empty() {
             return;
         }
-        self.sums = std::mem::take(&mut self.sums).add_sender(run, places);
+        self.sums =
+            std::mem::take(&mut self.sums).add_sender(run, places, &mut self.recv_by_locality);
         for msg in run {
             self.recv[msg.to as usize] += 1;
             self.recv_bytes[msg.to as usize] += msg.bytes;
@@ -182,6 +237,10 @@ impl Tally {
             sums: self.sums.merge(o.sums),
             recv: add_counts(self.recv, o.recv),
             recv_bytes: add_counts(self.recv_bytes, o.recv_bytes),
+            recv_by_locality: (self.recv_by_locality.into_iter())
+                .zip(o.recv_by_locality)
+                .map(|(a, b)| [a[0] + b[0], a[1] + b[1], a[2] + b[2]])
+                .collect(),
         }
     }
 
@@ -190,6 +249,13 @@ impl Tally {
         let mut s = self.sums;
         s.messages.max_recv = self.recv.into_iter().max().unwrap_or(0);
         s.bytes.max_recv = self.recv_bytes.into_iter().max().unwrap_or(0);
+        let mut most = [0u64; 3];
+        for r in &self.recv_by_locality {
+            for (m, &x) in most.iter_mut().zip(r) {
+                *m = (*m).max(x as u64);
+            }
+        }
+        s.messages.max_recv_by_locality = ByLocality::from_array(most);
         s.max_nodes_talked_to = max_nodes_talked_to;
         s.avg_hops = if s.bytes.inter_node > 0 {
             s.byte_hops as f64 / s.bytes.inter_node as f64

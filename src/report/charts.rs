@@ -3,8 +3,8 @@
 //!   times beside it), and the terms' shares stacked to 100% on a linear
 //!   axis below: the comparison of Figures 10 and 11 of the EuroMPI'18
 //!   paper, without stacking segments on a log axis;
-//! - `messages.png|svg`: per level, the most and the mean messages a rank
-//!   receives, and the active ranks.
+//! - `messages.png|svg`: per level, the most spmv messages one rank sends
+//!   and receives, per locality, and the active ranks in their own panel.
 
 use std::path::Path;
 
@@ -15,7 +15,6 @@ use super::json::Report;
 use super::{Drawn, ReportError};
 use crate::comm::Op;
 
-const SIZE: (u32, u32) = (900, 560);
 const TERM_COLORS: [RGBColor; 6] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
@@ -336,35 +335,32 @@ where
     Ok(())
 }
 
-/// A line of the messages chart: legend, colour, value of a level.
-type Series = (&'static str, RGBColor, fn(&Counts) -> f64);
-
-/// One level of the messages chart.
+/// One level of the messages chart: spmv's most messages a rank sends
+/// and receives, per locality, and the ranks taking part.
 struct Counts {
-    max_recv: f64,
-    mean: f64,
-    active: f64,
+    sent: [u64; 3],
+    recv: [u64; 3],
+    active: usize,
 }
 
-/// Most and mean messages a rank receives in spmv, and active ranks.
+/// spmv's messages per rank per level, split by locality (most sent and
+/// most received by one rank, each on its own), and the active ranks in
+/// a panel of their own.
 pub fn messages(path: &Path, r: &Report) -> Result<(), ReportError> {
-    let rows: Vec<Counts> = r
-        .levels
-        .iter()
+    let rows: Vec<Counts> = (r.levels.iter())
         .filter_map(|l| {
-            let o = l.op(Op::Spmv)?;
-            let mean = o.summary.messages.total as f64 / l.active_processes.max(1) as f64;
+            let m = &l.op(Op::Spmv)?.summary.messages;
             Some(Counts {
-                max_recv: o.summary.messages.max_recv as f64,
-                mean,
-                active: l.active_processes as f64,
+                sent: m.max_sent_by_locality.as_array(),
+                recv: m.max_recv_by_locality.as_array(),
+                active: l.active_processes,
             })
         })
         .collect();
     super::save_chart(
         path,
-        |tmp| draw_messages(BitMapBackend::new(tmp, SIZE).into_drawing_area(), r, &rows),
-        |tmp| draw_messages(SVGBackend::new(tmp, SIZE).into_drawing_area(), r, &rows),
+        |tmp| draw_messages(BitMapBackend::new(tmp, TALL).into_drawing_area(), r, &rows),
+        |tmp| draw_messages(SVGBackend::new(tmp, TALL).into_drawing_area(), r, &rows),
     )
 }
 
@@ -377,47 +373,135 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let hi = rows
-        .iter()
-        .map(|x| x.max_recv.max(x.active))
-        .fold(1.0, f64::max);
-    let hi = 10f64.powf(hi.log10().ceil()).max(10.0);
+    let root = root.titled(&title(r, "spmv messages per rank"), ("sans-serif", 17))?;
+    let (_, h) = root.dim_in_pixel();
+    let (top, bottom) = root.split_vertically(h * 60 / 100);
     let levels = rows.len().max(1);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            title(r, "spmv messages per rank, active ranks"),
-            ("sans-serif", 17),
-        )
+    let x_range = -0.5f64..levels as f64 - 0.5;
+    let most = (rows.iter())
+        .flat_map(|x| x.sent.iter().chain(&x.recv))
+        .copied()
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let hi = 10f64.powf((most as f64 * 1.5).log10().ceil()).max(10.0);
+    let mut chart = ChartBuilder::on(&top)
         .margin(14)
-        .x_label_area_size(44)
+        .margin_right(190)
+        .x_label_area_size(30)
         .y_label_area_size(70)
-        .build_cartesian_2d(-0.5f64..levels as f64 - 0.5, (1f64..hi).log_scale())?;
+        .build_cartesian_2d(x_range.clone(), (0.8f64..hi).log_scale())?;
     chart
         .configure_mesh()
+        .disable_x_mesh()
         .x_labels(levels)
         .x_label_formatter(&level_label)
         .y_label_formatter(&|y| format!("{}", y.round() as u64))
-        .x_desc("level")
-        .y_desc("count")
+        .y_desc("most messages of one rank (log scale)")
         .label_style(("sans-serif", 14))
         .axis_desc_style(("sans-serif", 15))
         .draw()?;
-    let series: [Series; 3] = [
-        ("max messages received by a rank", TERM_COLORS[0], |x| {
-            x.max_recv
-        }),
-        ("mean messages per active rank", TERM_COLORS[1], |x| x.mean),
-        ("active ranks", RGBColor(120, 120, 120), |x| x.active),
-    ];
-    for (name, color, value) in series {
-        let points: Vec<(f64, f64)> = rows
-            .iter()
-            .enumerate()
-            .map(|(k, x)| (k as f64, value(x).max(1.0)))
+    let names = ["socket", "node", "network"];
+    let mut keys = Vec::new();
+    let mut labels = Vec::new();
+    for (k, name) in names.iter().enumerate() {
+        let color = TERM_COLORS[k];
+        // A rank with no such message has no point (log axis); the line
+        // joins the levels that have one. Sent and received are dodged
+        // apart: symmetric patterns send as many as they receive.
+        let recv: Vec<(f64, f64)> = (rows.iter().enumerate())
+            .filter(|(_, x)| x.recv[k] > 0)
+            .map(|(l, x)| (l as f64 - 0.07, x.recv[k] as f64))
             .collect();
-        draw_line(&mut chart, points, color, name)?;
+        let sent: Vec<(f64, f64)> = (rows.iter().enumerate())
+            .filter(|(_, x)| x.sent[k] > 0)
+            .map(|(l, x)| (l as f64 + 0.07, x.sent[k] as f64))
+            .collect();
+        chart.draw_series(LineSeries::new(recv.clone(), color.stroke_width(2)))?;
+        chart.draw_series(recv.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
+        chart.draw_series(DashedLineSeries::new(
+            sent.clone(),
+            6,
+            4,
+            color.stroke_width(1),
+        ))?;
+        chart.draw_series(
+            sent.iter()
+                .map(|&p| Circle::new(p, 4, color.stroke_width(1))),
+        )?;
+        labels.push(format!("{name}: received"));
+        labels.push(format!("{name}: sent"));
+        keys.push((k, true));
+        keys.push((k, false));
     }
-    legend(&mut chart)?;
+    let (w, _) = top.dim_in_pixel();
+    let x = w as i32 - 185;
+    for (i, ((k, received), label)) in keys.iter().zip(&labels).enumerate() {
+        let y = 24 + 20 * i as i32;
+        let color = TERM_COLORS[*k];
+        if *received {
+            top.draw(&PathElement::new(
+                vec![(x, y), (x + 18, y)],
+                color.stroke_width(2),
+            ))?;
+            top.draw(&Circle::new((x + 9, y), 4, color.filled()))?;
+        } else {
+            top.draw(&PathElement::new(
+                vec![(x, y), (x + 5, y)],
+                color.stroke_width(1),
+            ))?;
+            top.draw(&PathElement::new(
+                vec![(x + 13, y), (x + 18, y)],
+                color.stroke_width(1),
+            ))?;
+            top.draw(&Circle::new((x + 9, y), 4, color.stroke_width(1)))?;
+        }
+        top.draw(&Text::new(
+            label.clone(),
+            (x + 24, y - 8),
+            ("sans-serif", 13).into_font(),
+        ))?;
+    }
+    // Active ranks: a panel of their own, linear, up to all ranks.
+    let ranks = r.machine.ranks.max(1) as f64;
+    let mut chart = ChartBuilder::on(&bottom)
+        .margin(14)
+        .margin_right(190)
+        .x_label_area_size(44)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x_range, 0f64..ranks * 1.1)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(levels)
+        .x_label_formatter(&level_label)
+        .y_labels(5)
+        .y_label_formatter(&|y| format!("{}", y.round() as u64))
+        .x_desc("level")
+        .y_desc("active ranks")
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
+        .draw()?;
+    let grey = RGBColor(150, 150, 150);
+    chart.draw_series(rows.iter().enumerate().map(|(l, x)| {
+        Rectangle::new(
+            [(l as f64 - 0.3, 0.0), (l as f64 + 0.3, x.active as f64)],
+            grey.filled(),
+        )
+    }))?;
+    chart.draw_series(rows.iter().enumerate().map(|(l, x)| {
+        Text::new(
+            x.active.to_string(),
+            (l as f64 - 0.1, x.active as f64 + ranks * 0.07),
+            ("sans-serif", 13).into_font(),
+        )
+    }))?;
+    let (w, _) = bottom.dim_in_pixel();
+    bottom.draw(&Text::new(
+        format!("of {} ranks", r.machine.ranks),
+        (w as i32 - 185, 24),
+        ("sans-serif", 14).into_font(),
+    ))?;
     root.present()?;
     Ok(())
 }
