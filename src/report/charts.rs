@@ -289,52 +289,6 @@ pub(crate) fn level_label(x: &f64) -> String {
     }
 }
 
-/// The legend, top right, on a light box.
-pub(crate) fn legend<'a, DB, CT>(chart: &mut ChartContext<'a, DB, CT>) -> Drawn
-where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
-    CT: plotters::coord::CoordTranslate,
-{
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK.mix(0.4))
-        .label_font(("sans-serif", 14))
-        .draw()?;
-    Ok(())
-}
-
-/// The coordinates of the per-level line charts: level x log scale.
-pub(crate) type LevelAxes = Cartesian2d<
-    plotters::coord::types::RangedCoordf64,
-    plotters::coord::combinators::LogCoord<f64>,
->;
-
-/// A labelled line with round markers.
-pub(crate) fn draw_line<'a, DB>(
-    chart: &mut ChartContext<'a, DB, LevelAxes>,
-    points: Vec<(f64, f64)>,
-    color: RGBColor,
-    label: &str,
-) -> Drawn
-where
-    DB: DrawingBackend + 'a,
-    DB::ErrorType: 'static,
-{
-    chart
-        .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))?
-        .label(label)
-        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
-    chart.draw_series(
-        points
-            .into_iter()
-            .map(|p| Circle::new(p, 4, color.filled())),
-    )?;
-    Ok(())
-}
-
 /// One level of the messages chart: spmv's most messages a rank sends
 /// and receives, per locality, and the ranks taking part.
 struct Counts {

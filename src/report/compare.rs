@@ -194,13 +194,19 @@ pub fn table(r: &CompareReport) -> String {
     s
 }
 
-const COLORS: [RGBColor; 6] = [
+/// Matplotlib's tab10: ten distinguishable colours, one per variant
+/// (they repeat only beyond ten).
+const COLORS: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
     RGBColor(214, 39, 40),
     RGBColor(148, 103, 189),
     RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
 ];
 
 /// Writes the folder `dir` whole: `compare.json` and the chart as
@@ -229,14 +235,32 @@ pub fn write_folder(dir: &Path, r: &CompareReport) -> Result<(), ReportError> {
     crate::output::write_folder(dir, fill, fail(dir))
 }
 
-/// `compare.png|svg`: per level, the modeled spmv time and the most
-/// messages a rank receives, a line per variant.
+/// `compare.png|svg`: above, per level, the modeled spmv and spgemm time
+/// of each variant (log axes, a line each); below, each variant's total
+/// over the hierarchy as a bar (linear axes), labelled with its value and
+/// its reduction factor against the first variant. The legend lists the
+/// variants in a strip of its own, so any number of them fits.
 pub fn chart(path: &Path, r: &CompareReport) -> Result<(), ReportError> {
+    let size = (
+        1300,
+        560 + 22 * r.variants.len().saturating_sub(8) as u32 + 200,
+    );
     super::save_chart(
         path,
-        |tmp| draw(BitMapBackend::new(tmp, (1200, 560)).into_drawing_area(), r),
-        |tmp| draw(SVGBackend::new(tmp, (1200, 560)).into_drawing_area(), r),
+        |tmp| draw(BitMapBackend::new(tmp, size).into_drawing_area(), r),
+        |tmp| draw(SVGBackend::new(tmp, size).into_drawing_area(), r),
     )
+}
+
+/// How many times faster than the first variant (above 1) or slower.
+pub fn factor(first: f64, this: f64) -> String {
+    if this <= 0.0 || first <= 0.0 {
+        "-".into()
+    } else if this <= first {
+        format!("{:.2}x faster", first / this)
+    } else {
+        format!("{:.2}x slower", this / first)
+    }
 }
 
 fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, r: &CompareReport) -> Drawn
@@ -250,23 +274,22 @@ where
         r.machine, r.nodes, r.ppn, r.model
     );
     let root = root.titled(&title, ("sans-serif", 18))?;
-    let (left, right) = root.split_horizontally(600);
+    let (w, h) = root.dim_in_pixel();
+    let (plots, strip) = root.split_horizontally(w - 330);
+    let (lines, bars) = plots.split_vertically(h * 55 / 100);
+    let (spmv_lines, spgemm_lines) = lines.split_horizontally((w - 330) / 2);
+    let (spmv_bars, spgemm_bars) = bars.split_horizontally((w - 330) / 2);
     let levels = r.variants.iter().map(|v| v.levels.len()).max().unwrap_or(1);
-    type Pick = fn(&LevelCompare) -> f64;
-    let panels: [(&DrawingArea<DB, Shift>, &str, &str, Pick); 2] = [
-        (&left, "modeled spmv time", "seconds", |l| l.spmv.total),
-        (
-            &right,
-            "most messages a rank receives (spmv)",
-            "messages",
-            |l| l.spmv.max_recv as f64,
-        ),
+    type Pick = fn(&LevelCompare) -> Option<f64>;
+    let per_level: [(&DrawingArea<DB, Shift>, &str, Pick); 2] = [
+        (&spmv_lines, "spmv time per level", |l| Some(l.spmv.total)),
+        (&spgemm_lines, "spgemm time per level", |l| {
+            l.spgemm.as_ref().map(|g| g.total)
+        }),
     ];
-    for (area, caption, unit, pick) in panels {
-        let values = r
-            .variants
-            .iter()
-            .flat_map(|v| v.levels.iter().map(pick))
+    for (area, caption, pick) in per_level {
+        let values = (r.variants.iter())
+            .flat_map(|v| v.levels.iter().filter_map(pick))
             .filter(|&x| x > 0.0);
         let (lo, hi) = values.fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
         let (lo, hi) = if hi > 0.0 {
@@ -275,41 +298,112 @@ where
                 10f64.powf(hi.log10().ceil()),
             )
         } else {
-            (0.1, 1.0)
+            (1e-6, 1e-3)
         };
         let hi = hi.max(lo * 10.0);
         let mut chart = ChartBuilder::on(area)
             .caption(caption, ("sans-serif", 15))
             .margin(12)
-            .x_label_area_size(40)
+            .x_label_area_size(36)
             .y_label_area_size(70)
             .build_cartesian_2d(-0.5f64..levels as f64 - 0.5, (lo..hi).log_scale())?;
         chart
             .configure_mesh()
+            .disable_x_mesh()
             .x_labels(levels)
             .x_label_formatter(&super::charts::level_label)
-            .y_label_formatter(&|y| {
-                if unit == "seconds" {
-                    seconds(*y)
-                } else {
-                    format!("{}", y.round() as u64)
-                }
-            })
+            .y_label_formatter(&|y| seconds(*y))
             .x_desc("level")
-            .y_desc(unit)
+            .y_desc("modeled time (log scale)")
             .label_style(("sans-serif", 13))
             .draw()?;
         for (k, v) in r.variants.iter().enumerate() {
             let color = COLORS[k % COLORS.len()];
-            let points: Vec<(f64, f64)> = v
-                .levels
-                .iter()
-                .map(|l| (l.level as f64, pick(l).max(lo)))
+            let points: Vec<(f64, f64)> = (v.levels.iter())
+                .filter_map(|l| pick(l).filter(|&x| x > 0.0).map(|x| (l.level as f64, x)))
                 .collect();
-            super::charts::draw_line(&mut chart, points, color, &v.name)?;
+            chart.draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))?;
+            chart.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled())))?;
         }
-        super::charts::legend(&mut chart)?;
+    }
+    type Total = fn(&VariantReport) -> f64;
+    let totals: [(&DrawingArea<DB, Shift>, &str, Total); 2] = [
+        (&spmv_bars, "spmv, all levels", |v| v.spmv_total),
+        (&spgemm_bars, "spgemm, all levels", |v| v.spgemm_total),
+    ];
+    let n = r.variants.len().max(1);
+    for (area, caption, total) in totals {
+        let first = r.variants.first().map(total).unwrap_or(0.0);
+        let most = r.variants.iter().map(total).fold(0.0, f64::max).max(1e-12);
+        let mut chart = ChartBuilder::on(area)
+            .caption(caption, ("sans-serif", 15))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(20)
+            .build_cartesian_2d(0f64..most * 1.6, -0.5f64..n as f64 - 0.5)?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .y_labels(0)
+            .x_labels(4)
+            .x_label_formatter(&|x| seconds(*x))
+            .x_desc("modeled time, sum over levels")
+            .label_style(("sans-serif", 13))
+            .draw()?;
+        for (k, v) in r.variants.iter().enumerate() {
+            // The first variant on top.
+            let y = (n - 1 - k) as f64;
+            let color = COLORS[k % COLORS.len()];
+            let t = total(v);
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [(0.0, y - 0.35), (t, y + 0.35)],
+                color.filled(),
+            )))?;
+            let label = if k == 0 {
+                seconds(t)
+            } else {
+                format!("{} ({})", seconds(t), factor(first, t))
+            };
+            chart.draw_series(std::iter::once(Text::new(
+                label,
+                (t + most * 0.02, y + 0.15),
+                ("sans-serif", 12).into_font(),
+            )))?;
+        }
+    }
+    // The variants, one a line, in the strip: as many as there are.
+    strip.draw(&Text::new(
+        "variants",
+        (10, 40),
+        ("sans-serif", 15).into_font(),
+    ))?;
+    for (k, v) in r.variants.iter().enumerate() {
+        let y = 66 + 22 * k as i32;
+        let color = COLORS[k % COLORS.len()];
+        strip.draw(&Rectangle::new([(10, y - 6), (24, y + 6)], color.filled()))?;
+        let mut label = v.name.clone();
+        if label.chars().count() > 40 {
+            label = format!("{}...", label.chars().take(37).collect::<String>());
+        }
+        strip.draw(&Text::new(
+            label,
+            (30, y - 8),
+            ("sans-serif", 13).into_font(),
+        ))?;
     }
     root.present()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::factor;
+
+    #[test]
+    fn factors_against_the_first_variant() {
+        assert_eq!(factor(4.18e-3, 3.326e-4), "12.57x faster");
+        assert_eq!(factor(4.18e-3, 4.18e-3), "1.00x faster");
+        assert_eq!(factor(4.0, 8.0), "2.00x slower");
+        assert_eq!(factor(4.0, 0.0), "-");
+    }
 }
