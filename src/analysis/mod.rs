@@ -5,6 +5,7 @@
 //! which `report` renders. [`compare`] runs it for several variants of
 //! partition, placement and strategy.
 
+pub mod advice;
 mod compare;
 mod overlay;
 

@@ -9,6 +9,7 @@ use super::args::{check_generator, AmgArgs, InputArgs, MachineArgs, PartitionArg
 use super::stages::Stages;
 use super::{emit, warn, write_file, Error, Progress};
 use crate::amg;
+use crate::analysis::advice::Setup;
 use crate::analysis::{self, Options};
 use crate::comm::node_aware::Strategy;
 use crate::memory;
@@ -42,6 +43,12 @@ pub(crate) struct AnalyzeArgs {
     /// replaced whole; default reports/<matrix name>/.
     #[arg(long, value_name = "DIR", help_heading = "Output")]
     out: Option<PathBuf>,
+    /// Add "What would cut it": the alternatives (strategies, METIS
+    /// partitions, placements, coarse partition) that lower the levels
+    /// carrying 10% of the time, each a full analysis of this hierarchy
+    /// (at paper scale about 5x the run, mostly METIS).
+    #[arg(long, help_heading = "Output")]
+    advice: bool,
     /// Print the wall time of each stage on stderr and add it to the JSON.
     #[arg(long, help_heading = "Output")]
     timings: bool,
@@ -167,7 +174,28 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
         hierarchy: h,
         source,
     };
+    if args.advice {
+        progress.say("what would cut it: trying alternatives".into());
+    }
+    let setup = Setup {
+        machine: &m,
+        fine,
+        methods: args.partition.methods(),
+        coarse,
+        options: &options,
+    };
+    let (advice, failed) = if args.advice {
+        let (advice, failed) = analysis::advice::advise(h, &setup, &a);
+        (Some(advice), failed)
+    } else {
+        (None, Vec::new())
+    };
+    for f in failed {
+        progress.suspend(|| warn(format!("an alternative could not be evaluated: {f}")));
+    }
+    stages.lap("advice");
     let mut r = Report::new(&a, context);
+    r.advice = advice;
     r.warnings = warnings;
     r.measured = measured;
     // The JSON last, so that its timings cover the charts.
@@ -182,8 +210,8 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
         write_file(path, &r.to_json())?;
     }
     emit(&format!(
-        "{} ({}) on {} nodes x {} ppn = {} ranks ({}), routers {:?}\n\n{}hierarchy and input {:.2} s, communication extracted in {:.2} s; report in {}\n",
-        input.name, input.source, m.nodes, m.ppn, m.ranks(), m.name, m.router_box(), table::table(&r),
+        "{} ({}) on {} nodes x {} ppn = {} ranks ({}), routers {:?}\n\n{}{}\nhierarchy and input {:.2} s, communication extracted in {:.2} s; report in {}\n",
+        input.name, input.source, m.nodes, m.ppn, m.ranks(), m.name, m.router_box(), table::table(&r), if args.advice { table::advice(&r) } else { String::new() },
         stages.seconds("input") + stages.seconds("hierarchy"), a.seconds.extraction, out.display()
     ))
 }

@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::amg::diagnose::Warning;
 
 use crate::amg::Hierarchy;
+use crate::analysis::advice::Advice;
 use crate::analysis::{Analysis, LevelAnalysis, Totals};
 use crate::comm::node_aware::Strategy;
 use crate::machine::Machine;
@@ -38,6 +39,10 @@ pub struct Report<'a> {
     pub levels: &'a [LevelAnalysis],
     /// Each operation's cost summed over the levels, term by term.
     pub totals: Totals,
+    /// What would cut the time ([`crate::analysis::advice`]), when asked
+    /// for (`--advice`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub advice: Option<Vec<Advice>>,
     /// The measured run set beside the model (`--measured`), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub measured: Option<MeasuredJson>,
@@ -153,6 +158,7 @@ impl<'a> Report<'a> {
             levels: &analysis.levels,
             totals: analysis.totals(),
             measured: None,
+            advice: None,
         }
     }
 

@@ -1,0 +1,183 @@
+//! "What would cut it": for every level and operation that carries at
+//! least [`HOT`] of the hierarchy's modeled time, the dominant term and
+//! its share, then the alternatives that address communication (a
+//! node-aware strategy, a METIS partition, another placement, rebalanced
+//! coarse levels) evaluated on the same hierarchy, one flag changed at a
+//! time, and the best one with its predicted time. Each alternative is a
+//! full [`analyze`] of the run with that flag changed, so `analyze` with
+//! the run's flags plus `try` reproduces `predicted_total` exactly.
+
+use serde::Serialize;
+
+use super::{analyze, Analysis, Options};
+use crate::amg::Hierarchy;
+use crate::comm::node_aware::Strategy;
+use crate::comm::Op;
+use crate::machine::{Machine, Placement};
+use crate::partition::methods::{Method, MethodOptions};
+use crate::partition::{CoarseRule, Fine, Layout};
+
+/// A level and operation carrying at least this share of the hierarchy's
+/// modeled time is worth advice.
+pub const HOT: f64 = 0.10;
+
+/// How the analysed run was set up: what an alternative changes.
+#[derive(Clone, Debug)]
+pub struct Setup<'a> {
+    /// The machine, with its placement.
+    pub machine: &'a Machine,
+    /// The fine partition.
+    pub fine: &'a Fine,
+    /// Its methods' seed and METIS objective.
+    pub methods: MethodOptions,
+    /// The coarse levels' rule.
+    pub coarse: CoarseRule,
+    /// Model, strategy and ptap of the run.
+    pub options: &'a Options,
+}
+
+/// One piece of advice (`report.json`'s `advice[]`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Advice {
+    /// The level.
+    pub level: usize,
+    /// The operation.
+    pub op: Op,
+    /// Its modeled seconds now.
+    pub total: f64,
+    /// The term that dominates it (its legend, e.g. `queue search`).
+    pub dominant: &'static str,
+    /// That term's share of `total`.
+    pub share: f64,
+    /// The flags to add to the run.
+    #[serde(rename = "try")]
+    pub try_args: Vec<String>,
+    /// Its modeled seconds with them.
+    pub predicted_total: f64,
+    /// `total / predicted_total`.
+    pub factor: f64,
+    /// The most messages a rank receives now and with `try`, when the
+    /// queue search dominates (the count it grows with).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_recv: Option<[u64; 2]>,
+}
+
+/// The alternatives to `s`: one flag changed each, at most eight.
+fn alternatives(s: &Setup) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    let flag = |f: &str, v: &str| vec![f.to_string(), v.to_string()];
+    for st in [
+        Strategy::Standard,
+        Strategy::NodeAware2,
+        Strategy::NodeAware3,
+    ] {
+        if st != s.options.strategy {
+            out.push(flag("--strategy", &st.name()));
+        }
+    }
+    for m in [Method::Metis, Method::MetisNodes] {
+        if *s.fine != Fine::Method(m) {
+            out.push(flag("--partition", &m.name()));
+        }
+    }
+    for p in [Placement::Smp, Placement::RoundRobin] {
+        if s.machine.placement != p {
+            out.push(flag("--placement", &crate::value_name(&p)));
+        }
+    }
+    let other = match s.coarse {
+        CoarseRule::Inherit => CoarseRule::Rebalance,
+        CoarseRule::Rebalance => CoarseRule::Inherit,
+    };
+    out.push(flag("--coarse-partition", &crate::value_name(&other)));
+    out.truncate(8);
+    out
+}
+
+/// The run `s` with the flags `args` (from [`alternatives`]) applied.
+fn run_with(h: &Hierarchy, s: &Setup, args: &[String]) -> Result<Analysis, String> {
+    let mut m = s.machine.clone();
+    let mut fine = s.fine.clone();
+    let mut coarse = s.coarse;
+    let mut o = s.options.clone();
+    o.keep_patterns = false;
+    let value = args[1].as_str();
+    match args[0].as_str() {
+        "--strategy" => {
+            o.strategy = <Strategy as clap::ValueEnum>::from_str(value, false)?;
+        }
+        "--partition" => fine = Fine::parse(value),
+        "--placement" => m.placement = <Placement as clap::ValueEnum>::from_str(value, false)?,
+        _ => coarse = <CoarseRule as clap::ValueEnum>::from_str(value, false)?,
+    }
+    let part = (fine.partition(&h.levels[0].a, &m, &s.methods)).map_err(|e| e.to_string())?;
+    let layout = Layout::new(h, part, coarse);
+    analyze(h, &layout, &m, &o).map_err(|e| e.to_string())
+}
+
+/// Advice for `current`, the analysis of `h` set up as `s`, and the
+/// alternatives that could not be evaluated (one sentence each).
+pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec<String>) {
+    let whole: f64 = (current.levels.iter())
+        .flat_map(|l| &l.ops)
+        .map(|o| o.cost.total)
+        .sum();
+    let columns = s.options.model.columns();
+    let hot: Vec<(usize, Op)> = (current.levels.iter())
+        .flat_map(|l| l.ops.iter().map(move |o| (l, o)))
+        .filter(|(_, o)| whole > 0.0 && o.cost.total >= HOT * whole)
+        .map(|(l, o)| (l.level, o.op))
+        .collect();
+    if hot.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    let mut failed = Vec::new();
+    let runs: Vec<(Vec<String>, Analysis)> = alternatives(s)
+        .into_iter()
+        .filter_map(|args| match run_with(h, s, &args) {
+            Ok(a) => Some((args, a)),
+            Err(e) => {
+                failed.push(format!("{}: {e}", args.join(" ")));
+                None
+            }
+        })
+        .collect();
+    let mut advice = Vec::new();
+    for (level, op) in hot {
+        let now = current.levels[level].op(op).expect("hot ops exist");
+        let total = now.cost.total;
+        let (dominant, secs) = (columns.iter())
+            .map(|t| (t, now.cost.seconds(t.column)))
+            .fold((columns[0], f64::MIN), |best, x| {
+                if x.1 > best.1 {
+                    (x.0, x.1)
+                } else {
+                    best
+                }
+            });
+        let best = (runs.iter())
+            .filter_map(|(args, a)| {
+                let o = a.levels.get(level)?.op(op)?;
+                Some((args, o))
+            })
+            .min_by(|x, y| x.1.cost.total.total_cmp(&y.1.cost.total));
+        let Some((args, then)) = best.filter(|(_, o)| o.cost.total < total) else {
+            continue;
+        };
+        advice.push(Advice {
+            level,
+            op,
+            total,
+            dominant: dominant.legend,
+            share: secs / total,
+            try_args: args.clone(),
+            predicted_total: then.cost.total,
+            factor: total / then.cost.total,
+            max_recv: (dominant.column == "queue_search").then_some([
+                now.summary.messages.max_recv,
+                then.summary.messages.max_recv,
+            ]),
+        });
+    }
+    (advice, failed)
+}
