@@ -1,6 +1,7 @@
 //! `amgcomm compare`: the figures of several variants side by side, as a
-//! table, `compare.json` and `compare.png` (per level: modeled SpMV time and
-//! the most messages a rank receives, one line per variant).
+//! table, `compare.json` and `compare.png` (per level, the modeled spmv
+//! and spgemm time of each variant; each variant's totals over the
+//! hierarchy with its reduction factor against the first).
 
 use std::path::Path;
 
