@@ -116,8 +116,7 @@ where
         &title(r, &format!("{} time per level, {}", op.name(), r.model)),
         ("sans-serif", 17),
     )?;
-    let (w, h) = root.dim_in_pixel();
-    let _ = w;
+    let (_, h) = root.dim_in_pixel();
     let (top, bottom) = root.split_vertically(h * 55 / 100);
     let levels = rows.len().max(1);
     let x_range = -0.5f64..levels as f64 - 0.5;
