@@ -4,18 +4,19 @@
 //! node-aware strategy, a METIS partition, another placement, rebalanced
 //! coarse levels) evaluated on the same hierarchy, one flag changed at a
 //! time, and the best one with its predicted time. Each alternative is a
-//! full [`analyze`] of the run with that flag changed, so `analyze` with
+//! full [`super::analyze`] of the run with that flag changed, so `analyze` with
 //! the run's flags plus `try` reproduces `predicted_total` exactly.
 
 use serde::Serialize;
 
-use super::{analyze, Analysis, Options};
+use super::compare::{self, Variant};
+use super::{Analysis, Options};
 use crate::amg::Hierarchy;
 use crate::comm::node_aware::Strategy;
 use crate::comm::Op;
 use crate::machine::{Machine, Placement};
 use crate::partition::methods::{Method, MethodOptions};
-use crate::partition::{CoarseRule, Fine, Layout};
+use crate::partition::{CoarseRule, Fine};
 
 /// A level and operation carrying at least this share of the hierarchy's
 /// modeled time is worth advice.
@@ -62,57 +63,76 @@ pub struct Advice {
     pub max_recv: Option<[u64; 2]>,
 }
 
-/// The alternatives to `s`: one flag changed each, at most eight.
-fn alternatives(s: &Setup) -> Vec<Vec<String>> {
-    let mut out: Vec<Vec<String>> = Vec::new();
-    let flag = |f: &str, v: &str| vec![f.to_string(), v.to_string()];
+/// The alternatives to `s`: one flag changed each, at most eight, as
+/// the flags to add and the [`Variant`] they make.
+fn alternatives(s: &Setup) -> Vec<(Vec<String>, Variant)> {
+    let run = Variant {
+        name: String::new(),
+        partition: s.fine.clone(),
+        strategy: s.options.strategy,
+        placement: Some(s.machine.placement),
+        coarse: s.coarse,
+    };
+    let mut out = Vec::new();
+    let mut add = |flag: &str, value: String, v: Variant| {
+        let args = vec![flag.to_string(), value];
+        out.push((
+            args.clone(),
+            Variant {
+                name: args.join(" "),
+                ..v
+            },
+        ));
+    };
     for st in [
         Strategy::Standard,
         Strategy::NodeAware2,
         Strategy::NodeAware3,
     ] {
-        if st != s.options.strategy {
-            out.push(flag("--strategy", &st.name()));
+        if st != run.strategy {
+            add(
+                "--strategy",
+                st.name(),
+                Variant {
+                    strategy: st,
+                    ..run.clone()
+                },
+            );
         }
     }
     for m in [Method::Metis, Method::MetisNodes] {
-        if *s.fine != Fine::Method(m) {
-            out.push(flag("--partition", &m.name()));
+        if run.partition != Fine::Method(m) {
+            let partition = Fine::Method(m);
+            add(
+                "--partition",
+                m.name(),
+                Variant {
+                    partition,
+                    ..run.clone()
+                },
+            );
         }
     }
     for p in [Placement::Smp, Placement::RoundRobin] {
         if s.machine.placement != p {
-            out.push(flag("--placement", &crate::value_name(&p)));
+            let v = Variant {
+                placement: Some(p),
+                ..run.clone()
+            };
+            add("--placement", crate::value_name(&p), v);
         }
     }
-    let other = match s.coarse {
+    let coarse = match s.coarse {
         CoarseRule::Inherit => CoarseRule::Rebalance,
         CoarseRule::Rebalance => CoarseRule::Inherit,
     };
-    out.push(flag("--coarse-partition", &crate::value_name(&other)));
+    add(
+        "--coarse-partition",
+        crate::value_name(&coarse),
+        Variant { coarse, ..run },
+    );
     out.truncate(8);
     out
-}
-
-/// The run `s` with the flags `args` (from [`alternatives`]) applied.
-fn run_with(h: &Hierarchy, s: &Setup, args: &[String]) -> Result<Analysis, String> {
-    let mut m = s.machine.clone();
-    let mut fine = s.fine.clone();
-    let mut coarse = s.coarse;
-    let mut o = s.options.clone();
-    o.keep_patterns = false;
-    let value = args[1].as_str();
-    match args[0].as_str() {
-        "--strategy" => {
-            o.strategy = <Strategy as clap::ValueEnum>::from_str(value, false)?;
-        }
-        "--partition" => fine = Fine::parse(value),
-        "--placement" => m.placement = <Placement as clap::ValueEnum>::from_str(value, false)?,
-        _ => coarse = <CoarseRule as clap::ValueEnum>::from_str(value, false)?,
-    }
-    let part = (fine.partition(&h.levels[0].a, &m, &s.methods)).map_err(|e| e.to_string())?;
-    let layout = Layout::new(h, part, coarse);
-    analyze(h, &layout, &m, &o).map_err(|e| e.to_string())
 }
 
 /// Advice for `current`, the analysis of `h` set up as `s`, and the
@@ -134,11 +154,13 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
     let mut failed = Vec::new();
     let runs: Vec<(Vec<String>, Analysis)> = alternatives(s)
         .into_iter()
-        .filter_map(|args| match run_with(h, s, &args) {
-            Ok(a) => Some((args, a)),
-            Err(e) => {
-                failed.push(format!("{}: {e}", args.join(" ")));
-                None
+        .filter_map(|(args, v)| {
+            match compare::analyze_variant(h, s.machine, &v, s.options, &s.methods) {
+                Ok(a) => Some((args, a)),
+                Err(e) => {
+                    failed.push(format!("{}: {e}", v.name));
+                    None
+                }
             }
         })
         .collect();

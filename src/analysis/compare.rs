@@ -145,26 +145,43 @@ pub fn compare(
     mut progress: impl FnMut(&Variant),
 ) -> Result<Vec<VariantAnalysis>, CompareError> {
     let mut out = Vec::new();
+    let o = Options {
+        model: model.clone(),
+        strategy: Strategy::Standard,
+        ptap: false,
+        keep_patterns: false,
+    };
     for v in variants {
         progress(v);
-        let mut m = base.clone();
-        if let Some(p) = v.placement {
-            m.placement = p;
-        }
-        let fine = v.partition.partition(&h.levels[0].a, &m, methods)?;
-        let layout = Layout::new(h, fine, v.coarse);
-        let o = Options {
-            model: model.clone(),
-            strategy: v.strategy,
-            ptap: false,
-            keep_patterns: false,
-        };
         out.push(VariantAnalysis {
             variant: v.clone(),
-            analysis: analyze(h, &layout, &m, &o)?,
+            analysis: analyze_variant(h, base, v, &o, methods)?,
         });
     }
     Ok(out)
+}
+
+/// `v` on `base` (whose placement `v` may replace): its fine partition by
+/// `methods`, its coarse rule, analysed with `o` under `v`'s strategy.
+pub(crate) fn analyze_variant(
+    h: &Hierarchy,
+    base: &Machine,
+    v: &Variant,
+    o: &Options,
+    methods: &MethodOptions,
+) -> Result<Analysis, CompareError> {
+    let mut m = base.clone();
+    if let Some(p) = v.placement {
+        m.placement = p;
+    }
+    let fine = v.partition.partition(&h.levels[0].a, &m, methods)?;
+    let layout = Layout::new(h, fine, v.coarse);
+    let o = Options {
+        strategy: v.strategy,
+        keep_patterns: false,
+        ..o.clone()
+    };
+    Ok(analyze(h, &layout, &m, &o)?)
 }
 
 #[cfg(test)]
