@@ -214,26 +214,13 @@ const COLORS: [RGBColor; 10] = [
 /// `compare.png` and `compare.svg` ([`crate::output::write_folder`]); a
 /// folder holding other than report files is refused.
 pub fn write_folder(dir: &Path, r: &CompareReport) -> Result<(), ReportError> {
-    let fail = |path: &Path| {
-        let path = path.display().to_string();
-        move |e: std::io::Error| ReportError::Write {
-            path: path.clone(),
-            reason: crate::output::reason(&e),
-        }
-    };
-    crate::output::check_folder(dir, super::is_report_file).map_err(|e| ReportError::Write {
-        path: dir.display().to_string(),
-        reason: e.to_string(),
-    })?;
-    let fill = |tmp: &Path| {
-        std::fs::write(tmp.join("compare.json"), r.to_json())
-            .map_err(fail(&dir.join("compare.json")))?;
+    super::report_folder(dir, |f| {
+        f.text("compare.json", &r.to_json())?;
         for ext in ["png", "svg"] {
-            chart(&tmp.join(format!("compare.{ext}")), r)?;
+            chart(&f.path(&format!("compare.{ext}")), r)?;
         }
         Ok(())
-    };
-    crate::output::write_folder(dir, fill, fail(dir))
+    })
 }
 
 /// `compare.png|svg`: above, per level, the modeled spmv and spgemm time

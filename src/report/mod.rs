@@ -147,30 +147,61 @@ pub fn write_folder(
     r: &mut json::Report,
     finish: impl FnOnce(&mut json::Report),
 ) -> Result<(), ReportError> {
-    let fail = |path: &Path| {
-        let path = path.display().to_string();
-        move |e: std::io::Error| ReportError::Write {
-            path: path.clone(),
-            reason: crate::output::reason(&e),
+    report_folder(dir, |f| {
+        f.text("levels.csv", &table::csv(r))?;
+        for ext in ["png", "svg"] {
+            for op in crate::comm::OPS {
+                charts::breakdown(&f.path(&format!("{}.{ext}", op.name())), r, op)?;
+            }
+            charts::messages(&f.path(&format!("messages.{ext}")), r)?;
         }
-    };
+        finish(r);
+        f.text("report.json", &r.to_json())
+    })
+}
+
+/// A report folder under construction: files go into the temporary
+/// folder, errors name them as in the target.
+pub(crate) struct Folder<'a> {
+    tmp: &'a Path,
+    dir: &'a Path,
+}
+
+impl Folder<'_> {
+    /// Where the file `name` is written.
+    pub(crate) fn path(&self, name: &str) -> std::path::PathBuf {
+        self.tmp.join(name)
+    }
+
+    /// Writes `text` as the file `name`.
+    pub(crate) fn text(&self, name: &str, text: &str) -> Result<(), ReportError> {
+        std::fs::write(self.path(name), text).map_err(|e| write_error(&self.dir.join(name), &e))
+    }
+}
+
+fn write_error(path: &Path, e: &std::io::Error) -> ReportError {
+    ReportError::Write {
+        path: path.display().to_string(),
+        reason: crate::output::reason(e),
+    }
+}
+
+/// Builds the report folder `dir` whole (`analyze --out`, `compare --out`):
+/// refused when it holds other than report files, filled by `fill`,
+/// swapped in ([`crate::output::write_folder`]).
+pub(crate) fn report_folder(
+    dir: &Path,
+    fill: impl FnOnce(&Folder) -> Result<(), ReportError>,
+) -> Result<(), ReportError> {
     crate::output::check_folder(dir, is_report_file).map_err(|e| ReportError::Write {
         path: dir.display().to_string(),
         reason: e.to_string(),
     })?;
-    let fill = |tmp: &Path| {
-        std::fs::write(tmp.join("levels.csv"), table::csv(r))
-            .map_err(fail(&dir.join("levels.csv")))?;
-        for ext in ["png", "svg"] {
-            for op in crate::comm::OPS {
-                charts::breakdown(&tmp.join(format!("{}.{ext}", op.name())), r, op)?;
-            }
-            charts::messages(&tmp.join(format!("messages.{ext}")), r)?;
-        }
-        finish(r);
-        std::fs::write(tmp.join("report.json"), r.to_json()).map_err(fail(&dir.join("report.json")))
-    };
-    crate::output::write_folder(dir, fill, fail(dir))
+    crate::output::write_folder(
+        dir,
+        |tmp| fill(&Folder { tmp, dir }),
+        |e| write_error(dir, &e),
+    )
 }
 
 /// `v` as pretty JSON with a final newline, as every JSON file and
