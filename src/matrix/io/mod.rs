@@ -142,10 +142,10 @@ pub fn read_with(path: &Path, values: Values) -> Result<Matrix, ReadError> {
         line: None,
         kind,
     };
-    let file = File::open(path).map_err(|e| err(ErrorKind::Open(io_reason(&e))))?;
+    let file = File::open(path).map_err(|e| err(ErrorKind::Open(crate::output::reason(&e))))?;
     let meta = file
         .metadata()
-        .map_err(|e| err(ErrorKind::Open(io_reason(&e))))?;
+        .map_err(|e| err(ErrorKind::Open(crate::output::reason(&e))))?;
     if meta.is_dir() {
         return Err(err(ErrorKind::Open("is a directory".into())));
     }
@@ -158,8 +158,8 @@ pub fn read_with(path: &Path, values: Values) -> Result<Matrix, ReadError> {
     }
     // SAFETY: the map is read-only; a file truncated under us by another
     // process is the one case memory maps cannot guard against.
-    let map =
-        unsafe { memmap2::Mmap::map(&file) }.map_err(|e| err(ErrorKind::Open(io_reason(&e))))?;
+    let map = unsafe { memmap2::Mmap::map(&file) }
+        .map_err(|e| err(ErrorKind::Open(crate::output::reason(&e))))?;
     // The text (mapped or inflated) is released before assembly inside
     // the reader: the peak holds the entries and the CSR, not the file.
     if map.starts_with(&GZIP) {
@@ -176,7 +176,9 @@ const GZIP: [u8; 2] = [0x1f, 0x8b];
 /// A stream's content, inflated if it is gzip-compressed.
 fn read_stream(r: impl Read) -> Result<Vec<u8>, ErrorKind> {
     let mut r = std::io::BufReader::with_capacity(1 << 16, r);
-    let start = r.fill_buf().map_err(|e| ErrorKind::Open(io_reason(&e)))?;
+    let start = r
+        .fill_buf()
+        .map_err(|e| ErrorKind::Open(crate::output::reason(&e)))?;
     if start.starts_with(&GZIP) {
         slurp(flate2::read::MultiGzDecoder::new(r), true)
     } else {
@@ -208,7 +210,7 @@ fn slurp(mut r: impl Read, gzip: bool) -> Result<Vec<u8>, ErrorKind> {
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) if gzip => return Err(ErrorKind::Gzip(e.to_string())),
-            Err(e) => return Err(ErrorKind::Open(io_reason(&e))),
+            Err(e) => return Err(ErrorKind::Open(crate::output::reason(&e))),
         };
         text.extend_from_slice(&chunk[..n]);
         match limit {
@@ -255,10 +257,6 @@ fn parse(bytes: &[u8], name: &str, values: Values) -> Result<Matrix, ReadError> 
 /// [`mtx_write::write`] does.
 pub fn write(path: &Path, a: &Csr, symmetry: Symmetry, comment: &str) -> std::io::Result<()> {
     mtx_write::write(path, a, symmetry, comment)
-}
-
-fn io_reason(e: &std::io::Error) -> String {
-    crate::output::reason(e)
 }
 
 #[cfg(test)]
