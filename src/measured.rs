@@ -8,14 +8,15 @@
 //!   before the first `Level` and an epilogue after the last complete
 //!   block are skipped; a block cut short (a killed run) ends the file.
 //!   `A*x` is spmv, `A*P` spgemm.
-//! - amgcomm's measured JSON (schema version 1, written by `amgcomm
-//!   replay`): run metadata and, per level and operation, `seconds` (the
-//!   maximum over ranks of one exchange, the median over iterations) and
-//!   optionally `max_msgs` and `bytes`:
+//! - amgcomm's measured JSON ([`MeasuredFile`], schema version 1, written
+//!   by `amgcomm replay`): run metadata and, per level and operation,
+//!   `seconds` (the maximum over ranks of one exchange, the median over
+//!   iterations) and optionally `min_seconds`, `max_msgs`, `messages`,
+//!   `bytes` and `active_processes`:
 //!
 //! ```json
 //! {"format": "amgcomm-measured", "version": 1, "machine": "bluewaters",
-//!  "ranks": 128, "iterations": 100, "warmup": 10,
+//!  "ranks": 128, "nodes": 8, "ppn": 16, "iterations": 100, "warmup": 10,
 //!  "levels": [{"level": 0, "spmv": {"seconds": 1.19e-4, "max_msgs": 19, "bytes": 840144},
 //!              "spgemm": {"seconds": 1.46}}]}
 //! ```
@@ -27,14 +28,22 @@ use serde::{Deserialize, Serialize};
 use crate::comm::Op;
 
 /// What was measured of one operation on one level.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MeasuredOp {
-    /// Seconds of one exchange: the slowest rank's (RAPtor's `Comm Time`).
+    /// Seconds of one exchange: the slowest rank's (RAPtor's `Comm Time`;
+    /// a replay's median over iterations of the maximum over ranks).
     pub seconds: f64,
-    /// The most messages one rank sent or received (`Max Num Msgs`).
+    /// A replay's fastest iteration (maximum over ranks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_seconds: Option<f64>,
+    /// The most messages one rank sent (`Max Num Msgs`; a replay counts
+    /// every step of a node-aware exchange).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_msgs: Option<u64>,
+    /// Messages over all ranks (and steps).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<u64>,
     /// Bytes over all messages (`Total Bytes`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<u64>,
@@ -52,6 +61,8 @@ pub struct Measured {
     pub ranks: Option<usize>,
     /// The machine, when the file names it.
     pub machine: Option<String>,
+    /// The exchange strategy replayed, when the file states it.
+    pub strategy: Option<String>,
     /// Per level (0 the finest), its operations.
     pub levels: BTreeMap<usize, BTreeMap<Op, MeasuredOp>>,
 }
@@ -103,44 +114,85 @@ pub fn parse(text: &str) -> Result<Measured, MeasuredError> {
     }
 }
 
-/// The JSON schema, version 1.
-#[derive(Deserialize)]
+/// amgcomm's measured JSON, version 1: what `amgcomm replay` writes and
+/// `--measured` reads. Fields after `ranks` are optional; older files
+/// without them read the same.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct FileV1 {
-    format: String,
-    version: u32,
-    #[serde(default)]
-    machine: Option<String>,
-    ranks: usize,
-    #[serde(default)]
-    #[allow(dead_code)]
-    iterations: Option<u64>,
-    #[serde(default)]
-    #[allow(dead_code)]
-    warmup: Option<u64>,
-    levels: Vec<LevelV1>,
+pub struct MeasuredFile {
+    /// Always `amgcomm-measured`.
+    pub format: String,
+    /// Always 1.
+    pub version: u32,
+    /// The machine the replayed patterns were saved for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
+    /// Ranks of the run.
+    pub ranks: usize,
+    /// Nodes of the saved layout (virtual nodes on a loopback run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<usize>,
+    /// Ranks per node of the saved layout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ppn: Option<usize>,
+    /// Nodes the run really had (ranks sharing memory, as MPI reports).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub real_nodes: Option<usize>,
+    /// `MPI_Get_library_version`'s first line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mpi_library: Option<String>,
+    /// The exchange strategy the patterns were saved under.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<String>,
+    /// Timed iterations.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iterations: Option<u64>,
+    /// Untimed iterations before them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warmup: Option<u64>,
+    /// Per level, its measured operations.
+    pub levels: Vec<MeasuredLevel>,
 }
 
-#[derive(Deserialize)]
+/// One level of a [`MeasuredFile`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct LevelV1 {
-    level: usize,
-    #[serde(default)]
-    spmv: Option<MeasuredOp>,
-    #[serde(default)]
-    spgemm: Option<MeasuredOp>,
-    #[serde(default)]
-    ptap: Option<MeasuredOp>,
+pub struct MeasuredLevel {
+    /// Level index, 0 the finest.
+    pub level: usize,
+    /// `A_l x`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spmv: Option<MeasuredOp>,
+    /// `A_l P_l`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spgemm: Option<MeasuredOp>,
+    /// `P_l^T (A_l P_l)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ptap: Option<MeasuredOp>,
 }
+
+impl MeasuredLevel {
+    /// The slot of `op`.
+    pub fn op_mut(&mut self, op: Op) -> &mut Option<MeasuredOp> {
+        match op {
+            Op::Spmv => &mut self.spmv,
+            Op::Spgemm => &mut self.spgemm,
+            Op::Ptap => &mut self.ptap,
+        }
+    }
+}
+
+/// The `format` of [`MeasuredFile`].
+pub const FORMAT: &str = "amgcomm-measured";
 
 fn parse_json(text: &str) -> Result<Measured, MeasuredError> {
-    let f: FileV1 = serde_json::from_str(text)
+    let f: MeasuredFile = serde_json::from_str(text)
         .map_err(|e| fail(Some(e.line()), format!("not amgcomm's measured JSON: {e}")))?;
-    if f.format != "amgcomm-measured" || f.version != 1 {
+    if f.format != FORMAT || f.version != 1 {
         return Err(fail(
             None,
             format!(
-                "format '{}' version {}: expected amgcomm-measured version 1",
+                "format '{}' version {}: expected {FORMAT} version 1",
                 f.format, f.version
             ),
         ));
@@ -155,6 +207,9 @@ fn parse_json(text: &str) -> Result<Measured, MeasuredError> {
         ] {
             if let Some(m) = m {
                 check_seconds(None, m.seconds)?;
+                if let Some(min) = m.min_seconds {
+                    check_seconds(None, min)?;
+                }
                 ops.insert(op, m);
             }
         }
@@ -163,6 +218,7 @@ fn parse_json(text: &str) -> Result<Measured, MeasuredError> {
         format: "amgcomm",
         ranks: Some(f.ranks),
         machine: f.machine,
+        strategy: f.strategy,
         levels,
     })
 }
@@ -236,12 +292,7 @@ fn parse_raptor(text: &str) -> Result<Measured, MeasuredError> {
             block = Some(Block {
                 level: l,
                 op,
-                fields: MeasuredOp {
-                    seconds: 0.0,
-                    max_msgs: None,
-                    bytes: None,
-                    active_processes: None,
-                },
+                fields: MeasuredOp::default(),
                 seconds: None,
             });
             continue;
@@ -296,6 +347,7 @@ fn parse_raptor(text: &str) -> Result<Measured, MeasuredError> {
         format: "raptor",
         ranks: None,
         machine: None,
+        strategy: None,
         levels,
     })
 }

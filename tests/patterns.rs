@@ -1,6 +1,6 @@
-//! `analyze --save-patterns`: every level's spmv and spgemm messages on
-//! disk, read back by the library, agree with the report; the folder is
-//! replaced whole; a user's folder is never swept away.
+//! `analyze --save-patterns`: every level's spmv, spgemm and ptap
+//! messages on disk, read back by the library, agree with the report; the
+//! folder is replaced whole; a user's folder is never swept away.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -68,8 +68,8 @@ fn saved_patterns_read_back_as_the_report_counted_them() {
             ],
         );
         let levels = r["levels"].as_array().unwrap();
-        // spmv on every level, spgemm on all but the coarsest.
-        assert_eq!(files(&pats).len(), 2 * levels.len() - 1, "{strategy}");
+        // spmv on every level, spgemm and ptap on all but the coarsest.
+        assert_eq!(files(&pats).len(), 3 * levels.len() - 2, "{strategy}");
         let m = Machine {
             nodes: 4,
             ppn: 4,
@@ -78,13 +78,15 @@ fn saved_patterns_read_back_as_the_report_counted_them() {
         };
         for level in levels {
             let l = level["level"].as_u64().unwrap() as usize;
-            for op in [Op::Spmv, Op::Spgemm] {
+            for op in [Op::Spmv, Op::Spgemm, Op::Ptap] {
                 let Some(want) = level["ops"].get(op.name()) else {
                     continue;
                 };
                 let s = io::read(&pats.join(io::file_name(l, op))).unwrap();
                 assert_eq!((s.level, s.op), (l, op));
-                assert_eq!(s.strategy.name(), strategy);
+                // Ptap is a standard exchange under every strategy.
+                let saved = if op == Op::Ptap { "standard" } else { strategy };
+                assert_eq!(s.strategy.name(), saved);
                 assert_eq!(s.layout.placement, m.placement);
                 let nodes: Vec<u32> = (0..16).map(|r| m.node_of(r) as u32).collect();
                 assert_eq!(s.layout.node_of_rank, nodes);
@@ -125,6 +127,7 @@ fn the_folder_is_replaced_whole_and_a_users_folder_is_refused() {
     assert_eq!(
         files(&pats),
         [
+            "level0_ptap.amgpat",
             "level0_spgemm.amgpat",
             "level0_spmv.amgpat",
             "level1_spmv.amgpat"

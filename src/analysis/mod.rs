@@ -111,6 +111,9 @@ pub struct Analysis {
     /// Wall seconds spent extracting and charging.
     #[serde(skip)]
     pub seconds: StageSeconds,
+    /// The strategy spmv and spgemm were charged under.
+    #[serde(skip)]
+    pub strategy: Strategy,
 }
 
 impl Analysis {
@@ -127,17 +130,14 @@ impl Analysis {
         )
     }
 
-    /// Writes the spmv and spgemm patterns of every level (kept by
+    /// Writes the patterns of every level and operation (kept by
     /// [`Options::keep_patterns`]) as the folder `dir`, one file per level
-    /// and operation in [`comm::io`]'s format with `m`'s rank layout. The
-    /// folder is built beside `dir` and swapped in whole; one that holds
-    /// anything but pattern files is refused ([`comm::io::check_folder`]).
-    pub fn save_patterns(
-        &self,
-        dir: &Path,
-        m: &Machine,
-        strategy: Strategy,
-    ) -> Result<(), PatternError> {
+    /// and operation in [`comm::io`]'s format with `m`'s rank layout: spmv
+    /// and spgemm under the analysis's strategy, ptap (always a standard
+    /// exchange) when it was extracted. The folder is built beside `dir`
+    /// and swapped in whole; one that holds anything but pattern files is
+    /// refused ([`comm::io::check_folder`]).
+    pub fn save_patterns(&self, dir: &Path, m: &Machine) -> Result<(), PatternError> {
         comm::io::check_folder(dir)?;
         let io = |source| PatternError::Io {
             path: dir.display().to_string(),
@@ -145,7 +145,11 @@ impl Analysis {
         };
         let fill = |tmp: &Path| {
             for l in &self.levels {
-                for o in l.ops.iter().filter(|o| o.op != Op::Ptap) {
+                for o in &l.ops {
+                    let strategy = match o.op {
+                        Op::Ptap => Strategy::Standard,
+                        _ => self.strategy,
+                    };
                     let path = tmp.join(comm::io::file_name(l.level, o.op));
                     comm::io::write(&path, l.level, o.op, strategy, m, &o.patterns)?;
                 }
@@ -368,7 +372,11 @@ pub fn analyze(
             ops,
         });
     }
-    Ok(Analysis { levels, seconds })
+    Ok(Analysis {
+        levels,
+        seconds,
+        strategy: o.strategy,
+    })
 }
 
 /// An operation's messages before charging.

@@ -50,7 +50,8 @@ pub fn check_measured(m: &Measured, ranks: usize) -> Result<(), OverlayError> {
 /// Sets each operation's `measured` and `modeled_over_measured` from `m`;
 /// returns what the file lacks or has in excess, one sentence each:
 /// levels and operations not measured, and a file deeper than the
-/// hierarchy. Ptap is not among the file's operations unless it says so.
+/// hierarchy, and a replay of another exchange strategy than the one
+/// charged. Ptap is not among the file's operations unless it says so.
 pub fn overlay(a: &mut Analysis, m: &Measured) -> Vec<String> {
     let mut missing = Vec::new();
     for l in &mut a.levels {
@@ -72,6 +73,12 @@ pub fn overlay(a: &mut Analysis, m: &Measured) -> Vec<String> {
         warnings.push(format!(
             "not measured (level op): {}; shown without a measurement",
             missing.join(", ")
+        ));
+    }
+    if let Some(s) = m.strategy.as_ref().filter(|s| **s != a.strategy.name()) {
+        warnings.push(format!(
+            "the measured run replayed {s} exchanges, the model charges {}",
+            a.strategy.name()
         ));
     }
     if m.depth() > a.levels.len() {

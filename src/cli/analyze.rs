@@ -59,9 +59,9 @@ pub(crate) struct AnalyzeArgs {
     /// the folder DIR (replaced whole).
     #[arg(long, value_name = "DIR", help_heading = "Output")]
     dot: Option<PathBuf>,
-    /// Write every level's spmv and spgemm messages with the rank layout
-    /// as the folder DIR (replaced whole), one level{l}_{op}.amgpat file
-    /// each (format in the README).
+    /// Write every level's spmv, spgemm and ptap messages with the rank
+    /// layout as the folder DIR (replaced whole), one level{l}_{op}.amgpat
+    /// file each (format in the README), for `amgcomm replay`.
     #[arg(long, value_name = "DIR", help_heading = "Output")]
     save_patterns: Option<PathBuf>,
 }
@@ -148,7 +148,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
     stages.record("model", a.seconds.model);
     if let Some(dir) = &args.save_patterns {
         progress.say(format!("writing patterns into {}", dir.display()));
-        a.save_patterns(dir, &m, args.strategy)?;
+        a.save_patterns(dir, &m)?;
         stages.lap("patterns");
     }
     if let Some(dir) = &args.dot {

@@ -126,11 +126,11 @@ pub enum PatternError {
     },
 }
 
-/// Whether a file of that name is a pattern file (`level{l}_{op}.amgpat`,
-/// as [`file_name`] makes): the only files a patterns folder may hold
+/// Whether a file of that name is a pattern file (`level{l}_{op}.amgpat`
+/// for spmv, spgemm or ptap, as [`file_name`] makes): the only files a patterns folder may hold
 /// before it is replaced.
 pub fn is_pattern_file(name: &str) -> bool {
-    [Op::Spmv, Op::Spgemm].iter().any(|op| {
+    super::OPS.iter().any(|op| {
         let suffix = format!("_{}.{EXTENSION}", op.name());
         let level = name
             .strip_prefix("level")
@@ -227,8 +227,112 @@ fn decode(rec: &[u8]) -> Message {
     }
 }
 
-/// Reads a pattern file written by [`write()`].
-pub fn read(path: &Path) -> Result<SavedPattern, PatternError> {
+/// A pattern file's header and where its steps lie, read without its
+/// messages ([`open`]): what a replaying rank needs before it reads its
+/// own messages ([`PatternIndex::sent_by`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternIndex {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// Level index.
+    pub level: usize,
+    /// The operation.
+    pub op: Op,
+    /// The exchange strategy.
+    pub strategy: Strategy,
+    /// Where the ranks ran.
+    pub layout: RankLayout,
+    /// The steps, in order.
+    pub steps: Vec<StepIndex>,
+}
+
+/// One step of a pattern file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StepIndex {
+    /// `spmv`, `on-node`, `gather`, ...
+    pub name: String,
+    /// Its messages.
+    pub messages: u64,
+    /// Byte offset of its first record.
+    pub offset: u64,
+}
+
+impl PatternIndex {
+    /// Ranks of the saved layout.
+    pub fn ranks(&self) -> usize {
+        self.layout.node_of_rank.len()
+    }
+
+    /// Messages over all steps.
+    pub fn messages(&self) -> u64 {
+        self.steps.iter().map(|s| s.messages).sum()
+    }
+
+    fn bad(&self, problem: String) -> PatternError {
+        PatternError::Format {
+            path: self.path.display().to_string(),
+            problem,
+        }
+    }
+
+    fn io(&self, source: std::io::Error) -> PatternError {
+        PatternError::Io {
+            path: self.path.display().to_string(),
+            source,
+        }
+    }
+
+    /// The messages `rank` sends in step `step`, read from the file alone:
+    /// the step's records come by sender, so two binary searches of
+    /// 4-byte reads find the rank's range, and only that range is read.
+    /// Memory and reading are O(the rank's messages + log of the step's),
+    /// whatever the file's size, as a replaying rank needs at scale.
+    pub fn sent_by(&self, step: usize, rank: u32) -> Result<Vec<Message>, PatternError> {
+        use std::os::unix::fs::FileExt;
+        let s = &self.steps[step];
+        let file = std::fs::File::open(&self.path).map_err(|e| self.io(e))?;
+        let from_at = |i: u64| -> Result<u32, PatternError> {
+            let mut b = [0u8; 4];
+            file.read_exact_at(&mut b, s.offset + i * RECORD as u64)
+                .map_err(|e| self.io(e))?;
+            Ok(u32::from_le_bytes(b))
+        };
+        // The first record whose sender is at least `r`.
+        let lower_bound = |r: u32| -> Result<u64, PatternError> {
+            let (mut lo, mut hi) = (0u64, s.messages);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if from_at(mid)? < r {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            Ok(lo)
+        };
+        let first = lower_bound(rank)?;
+        let end = lower_bound(rank.saturating_add(1))?;
+        let count = end.saturating_sub(first) as usize;
+        let mut bytes = vec![0u8; count * RECORD];
+        file.read_exact_at(&mut bytes, s.offset + first * RECORD as u64)
+            .map_err(|e| self.io(e))?;
+        let msgs: Vec<Message> = bytes.chunks_exact(RECORD).map(decode).collect();
+        let ranks = self.ranks() as u32;
+        // A search over unsorted records finds someone else's messages.
+        if let Some(m) = msgs.iter().find(|m| m.from != rank || m.to >= ranks) {
+            return Err(self.bad(format!(
+                "step {}: message {} -> {} where rank {rank}'s were expected: the records are not by sender or name a rank beyond the {ranks} ranks",
+                s.name, m.from, m.to
+            )));
+        }
+        Ok(msgs)
+    }
+}
+
+/// Reads a pattern file's header and rank table, checks that its size is
+/// what the header announces, and indexes its steps (no message is
+/// read).
+pub fn open(path: &Path) -> Result<PatternIndex, PatternError> {
     let name = path.display().to_string();
     let bad = |problem: String| PatternError::Format {
         path: name.clone(),
@@ -267,33 +371,40 @@ pub fn read(path: &Path) -> Result<SavedPattern, PatternError> {
         .into_iter()
         .find(|o| o.name() == h.op)
         .ok_or_else(|| bad(format!("header: unknown op '{}'", h.op)))?;
-    if h.nodes == 0 || h.ppn == 0 || h.ranks != h.nodes.saturating_mul(h.ppn) {
+    if h.nodes == 0
+        || h.ppn == 0
+        || h.ranks != h.nodes.saturating_mul(h.ppn)
+        || h.ranks > u32::MAX as usize
+    {
         return Err(bad(format!(
             "header: {} ranks is not {} nodes x {} ppn",
             h.ranks, h.nodes, h.ppn
         )));
     }
-    let messages: u64 = h.steps.iter().map(|s| s.messages).sum();
+    let messages = h
+        .steps
+        .iter()
+        .try_fold(0u64, |n, s| n.checked_add(s.messages));
     let body = (h.ranks as u64)
         .checked_mul(4)
-        .zip(messages.checked_mul(RECORD as u64))
+        .zip(messages.and_then(|m| m.checked_mul(RECORD as u64)))
         .and_then(|(a, b)| a.checked_add(b));
     let want = body.and_then(|b| b.checked_add(header_end as u64 + 1));
     if want != Some(size) {
         return Err(bad(format!(
-            "the header announces {} ranks and {messages} messages, which is not the file's {size} bytes",
-            h.ranks
+            "the header announces {} ranks and {} messages, which is not the file's {size} bytes",
+            h.ranks,
+            messages.map_or("too many".to_string(), |m| m.to_string())
         )));
     }
-    // The size matches the header: what is allocated below is in the file.
-    let mut data = head.split_off(header_end + 1);
-    data.reserve_exact((size as usize).saturating_sub(header_end + 1 + data.len()));
-    file.read_to_end(&mut data).map_err(io)?;
-    if data.len() as u64 + header_end as u64 + 1 != size {
-        return Err(bad("the file changed while it was read".into()));
+    // The size matches the header: the rank table below is in the file.
+    let table_at = header_end as u64 + 1;
+    let mut table = vec![0u8; h.ranks * 4];
+    {
+        use std::os::unix::fs::FileExt;
+        file.read_exact_at(&mut table, table_at).map_err(io)?;
     }
-    let (nodes, records) = data.split_at(h.ranks * 4);
-    let node_of_rank: Vec<u32> = nodes
+    let node_of_rank: Vec<u32> = table
         .chunks_exact(4)
         .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
         .collect();
@@ -303,25 +414,22 @@ pub fn read(path: &Path) -> Result<SavedPattern, PatternError> {
             node_of_rank[r], h.nodes
         )));
     }
-    let mut steps = Vec::with_capacity(h.steps.len());
-    let mut at = 0usize;
-    for s in &h.steps {
-        let len = s.messages as usize * RECORD;
-        let msgs: Vec<Message> = records[at..at + len]
-            .par_chunks_exact(RECORD)
-            .map(decode)
-            .collect();
-        at += len;
-        let ranks = h.ranks as u32;
-        if let Some(m) = msgs.iter().find(|m| m.from >= ranks || m.to >= ranks) {
-            return Err(bad(format!(
-                "step {}: message {} -> {} names a rank beyond the {} ranks",
-                s.name, m.from, m.to, h.ranks
-            )));
-        }
-        steps.push((s.name.clone(), Pattern { op, messages: msgs }));
-    }
-    Ok(SavedPattern {
+    let mut offset = table_at + table.len() as u64;
+    let steps = h
+        .steps
+        .iter()
+        .map(|s| {
+            let step = StepIndex {
+                name: s.name.clone(),
+                messages: s.messages,
+                offset,
+            };
+            offset += s.messages * RECORD as u64;
+            step
+        })
+        .collect();
+    Ok(PatternIndex {
+        path: path.to_path_buf(),
         level: h.level,
         op,
         strategy: h.strategy,
@@ -333,6 +441,42 @@ pub fn read(path: &Path) -> Result<SavedPattern, PatternError> {
             placement: h.placement,
             node_of_rank,
         },
+        steps,
+    })
+}
+
+/// Reads a pattern file written by [`write()`], every message of it.
+pub fn read(path: &Path) -> Result<SavedPattern, PatternError> {
+    let index = open(path)?;
+    let io = |e| index.io(e);
+    let file = std::fs::File::open(path).map_err(io)?;
+    let ranks = index.ranks() as u32;
+    let mut steps = Vec::with_capacity(index.steps.len());
+    for s in &index.steps {
+        use std::os::unix::fs::FileExt;
+        // The size was checked against the header: this is in the file.
+        let mut records = vec![0u8; s.messages as usize * RECORD];
+        file.read_exact_at(&mut records, s.offset).map_err(io)?;
+        let msgs: Vec<Message> = records.par_chunks_exact(RECORD).map(decode).collect();
+        if let Some(m) = msgs.iter().find(|m| m.from >= ranks || m.to >= ranks) {
+            return Err(index.bad(format!(
+                "step {}: message {} -> {} names a rank beyond the {} ranks",
+                s.name, m.from, m.to, ranks
+            )));
+        }
+        steps.push((
+            s.name.clone(),
+            Pattern {
+                op: index.op,
+                messages: msgs,
+            },
+        ));
+    }
+    Ok(SavedPattern {
+        level: index.level,
+        op: index.op,
+        strategy: index.strategy,
+        layout: index.layout,
         steps,
     })
 }
@@ -444,5 +588,76 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("holds kept.amgpat"));
+    }
+
+    #[test]
+    fn each_rank_reads_exactly_its_own_messages() {
+        use rand::{Rng, SeedableRng};
+        let d = tempfile::tempdir().unwrap();
+        let m = Machine {
+            nodes: 5,
+            ppn: 3,
+            ..Machine::bluewaters()
+        };
+        let ranks = m.ranks() as u32;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        // Two steps of random messages by (from, to), rank 4 sending none
+        // in the first and rank 0 none in the second.
+        let mut make = |skip: u32| {
+            let mut msgs: Vec<Message> = (0..200)
+                .map(|_| Message {
+                    from: rng.gen_range(0..ranks),
+                    to: rng.gen_range(0..ranks),
+                    bytes: rng.gen_range(1..100_000),
+                    runs: rng.gen_range(1..9),
+                })
+                .filter(|msg| msg.from != skip)
+                .collect();
+            msgs.sort_by_key(|msg| (msg.from, msg.to));
+            Pattern {
+                op: Op::Spmv,
+                messages: msgs,
+            }
+        };
+        let steps = vec![("a".to_string(), make(4)), ("b".to_string(), make(0))];
+        let path = d.path().join(file_name(2, Op::Spmv));
+        write(&path, 2, Op::Spmv, Strategy::NodeAware2, &m, &steps).unwrap();
+        let index = open(&path).unwrap();
+        assert_eq!(
+            (index.ranks(), index.level, index.messages()),
+            (
+                15,
+                2,
+                (steps[0].1.messages.len() + steps[1].1.messages.len()) as u64
+            )
+        );
+        for (k, (name, pat)) in steps.iter().enumerate() {
+            assert_eq!(&index.steps[k].name, name);
+            for r in 0..ranks {
+                let want: Vec<Message> = pat
+                    .messages
+                    .iter()
+                    .filter(|msg| msg.from == r)
+                    .copied()
+                    .collect();
+                assert_eq!(index.sent_by(k, r).unwrap(), want, "step {name} rank {r}");
+            }
+            // A rank beyond the layout sends nothing.
+            assert!(index.sent_by(k, ranks + 3).unwrap().is_empty());
+        }
+        assert!(index.sent_by(0, 4).unwrap().is_empty());
+        assert!(index.sent_by(1, 0).unwrap().is_empty());
+        // Records out of sender order: the search lands on another rank's
+        // message, which is refused, not replayed.
+        let mut unsorted = steps.clone();
+        unsorted[0].1.messages.reverse();
+        write(&path, 2, Op::Spmv, Strategy::NodeAware2, &m, &unsorted).unwrap();
+        let index = open(&path).unwrap();
+        let refused = (0..ranks).any(|r| {
+            index
+                .sent_by(0, r)
+                .is_err_and(|e| e.to_string().contains("not by sender"))
+        });
+        assert!(refused);
     }
 }

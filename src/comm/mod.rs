@@ -36,7 +36,7 @@ pub use extract::{ptap, spmv_spgemm, spmv_spgemm_summarized, Summarized};
 pub use summary::{summarize, summarize_on, ByteFigures, ClassFigures, MessageFigures, Summary};
 
 /// The operations whose communication is extracted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Op {
     /// `A_l x`.
