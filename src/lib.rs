@@ -12,6 +12,7 @@
 //! | [`machine`] | the virtual machine: placement, router box and hops, [`machine::Locality`] and [`machine::Protocol`] classes, routes, cost parameters |
 //! | [`partition`] | which rank owns which row on every level ([`partition::Layout`]) |
 //! | [`comm`] | each level's logical messages (spmv, spgemm, ptap), their summaries, node-aware strategies, pattern files |
+//! | [`measure`] | the measured side: calibration fits and schedule, replay of saved patterns; with feature `mpi`, both run under real MPI |
 //! | [`model`] | cost terms, one file each under [`model::terms`], one registry; a [`model::Cost`] is a list of (term, seconds) |
 //! | [`analysis`] | [`analysis::analyze`]: a hierarchy through partition, comm and model, as plain data; [`analysis::compare`] |
 //! | [`report`] | rendering only: JSON, tables, CSV, charts |
@@ -51,6 +52,7 @@ pub mod cli;
 pub mod comm;
 pub mod machine;
 pub mod matrix;
+pub mod measure;
 pub mod measured;
 pub mod memory;
 pub mod model;

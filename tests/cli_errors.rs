@@ -285,3 +285,27 @@ fn help_and_version_succeed() {
     assert!(text.contains("generate") && text.contains("info"));
     assert!(amgcomm(&["--version"]).status.success());
 }
+
+/// Without the mpi feature the measured side says how to get it: exit 2,
+/// one line, before anything is read or written.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn calibrate_and_replay_name_the_mpi_feature() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("m.json");
+    let o = out.to_str().unwrap();
+    for args in [
+        vec!["calibrate", "--out", o],
+        vec!["replay", "no/such/dir", "--iterations", "3", "--out", o],
+    ] {
+        let e = fails_with(&args, &["needs MPI", "--features mpi", "mpirun"]);
+        assert!(e.starts_with(&format!("amgcomm: {} needs MPI", args[0])), "{e}");
+        assert_eq!(amgcomm(&args).status.code(), Some(2));
+    }
+    assert!(!out.exists());
+    // Flag errors come first, as for every command.
+    fails_with(
+        &["replay", "x", "--iterations", "0", "--out", o],
+        &["--iterations", "0 is not in 1..=1000000"],
+    );
+}

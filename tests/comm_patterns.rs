@@ -19,6 +19,7 @@ fn machine(nodes: usize, ppn: usize, sockets: usize) -> Machine {
         nodes_per_router: 2,
         placement: Placement::Smp,
         params: amgcomm::machine::Params::bluewaters(),
+        calibration: None,
     }
 }
 

@@ -10,10 +10,12 @@ mod compare;
 mod hierarchy;
 mod machine;
 mod matrix;
+mod measure;
 mod partition;
 mod stages;
 
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Parser, Subcommand};
 
@@ -64,6 +66,14 @@ enum Command {
     Hierarchy(hierarchy::HierarchyArgs),
     /// Generate a model problem and write it as Matrix Market.
     Generate(matrix::GenerateArgs),
+    /// Measure this machine's parameters with MPI (under mpirun, at least
+    /// 2 ranks) and write a machine file for --machine; needs the mpi
+    /// feature.
+    Calibrate(measure::CalibrateArgs),
+    /// Replay the patterns analyze --save-patterns saved, with MPI (under
+    /// mpirun, one rank per saved rank), and write measured times for
+    /// --measured; needs the mpi feature.
+    Replay(measure::ReplayArgs),
 }
 
 /// Why a command failed.
@@ -131,6 +141,19 @@ pub(crate) enum Error {
     /// An input whose hierarchy would not fit in memory.
     #[error("{0}")]
     InputMemory(crate::memory::TooLarge),
+    /// Saved patterns that cannot be replayed.
+    #[error(transparent)]
+    Replay(#[from] crate::measure::replay::ReplayError),
+    /// A failure every rank of an MPI run agreed on (the first failing
+    /// rank's message and status).
+    #[cfg(feature = "mpi")]
+    #[error("{message}")]
+    Agreed {
+        /// The message, naming the rank when it is not rank 0.
+        message: String,
+        /// Its exit status.
+        status: i32,
+    },
     /// An output file.
     #[error("cannot write {path}: {}", crate::output::reason(.source))]
     Write {
@@ -154,6 +177,8 @@ impl Error {
             | Error::Output(_)
             | Error::Memory(_)
             | Error::Load(LoadError::Spec { .. }) => 2,
+            #[cfg(feature = "mpi")]
+            Error::Agreed { status, .. } => *status,
             _ => 1,
         }
     }
@@ -167,10 +192,41 @@ impl Error {
     }
 }
 
+/// Set on the ranks of an MPI run but the first: they print no error or
+/// warning (rank 0 prints what all agreed on).
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Silences this process's errors and warnings (an MPI rank but 0).
+pub(crate) fn set_quiet(quiet: bool) {
+    QUIET.store(quiet, Ordering::Relaxed);
+}
+
+fn quiet() -> bool {
+    QUIET.load(Ordering::Relaxed)
+}
+
+/// The rank an MPI launcher gave this process, from its environment
+/// (Open MPI, PMIx, MPICH's PMI, Slurm), before MPI starts.
+fn launcher_rank() -> Option<u64> {
+    [
+        "OMPI_COMM_WORLD_RANK",
+        "PMIX_RANK",
+        "PMI_RANK",
+        "SLURM_PROCID",
+    ]
+    .iter()
+    .find_map(|v| std::env::var(v).ok()?.parse().ok())
+}
+
 /// Run the command line; returns the process exit code.
 pub fn run() -> i32 {
     install_panic_hook();
     install_interrupt_handler();
+    // The MPI commands print from rank 0 only, flag errors included.
+    let command = std::env::args().nth(1).unwrap_or_default();
+    if ["calibrate", "replay"].contains(&command.as_str()) {
+        set_quiet(launcher_rank().is_some_and(|r| r != 0));
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return flag_error(e),
@@ -184,11 +240,15 @@ pub fn run() -> i32 {
         Command::Compare(args) => compare::run(&args),
         Command::Machine(c) => machine::machine(c),
         Command::Models(c) => machine::models(c),
+        Command::Calibrate(args) => measure::calibrate(&args),
+        Command::Replay(args) => measure::replay(&args),
     };
     match result {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("amgcomm: {e}");
+            if !quiet() {
+                eprintln!("amgcomm: {e}");
+            }
             e.exit_status()
         }
     }
@@ -202,7 +262,9 @@ fn flag_error(e: clap::Error) -> i32 {
         return 0;
     }
     if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        let _ = e.print();
+        if !quiet() {
+            let _ = e.print();
+        }
         return 2;
     }
     let text = e.render().to_string();
@@ -216,7 +278,9 @@ fn flag_error(e: clap::Error) -> i32 {
         line = format!("{line}; {tip}");
     }
     let line = line.strip_prefix("error: ").unwrap_or(&line);
-    eprintln!("amgcomm: {line} (see amgcomm --help)");
+    if !quiet() {
+        eprintln!("amgcomm: {line} (see amgcomm --help)");
+    }
     2
 }
 
@@ -226,14 +290,20 @@ fn flag_error(e: clap::Error) -> i32 {
 fn install_interrupt_handler() {
     let _ = ctrlc::set_handler(|| {
         crate::output::clean_up();
-        eprintln!("amgcomm: interrupted; unfinished outputs removed, earlier content kept");
+        // mpirun ends the other ranks with SIGTERM when one fails: rank 0
+        // has said why.
+        if !quiet() {
+            eprintln!("amgcomm: interrupted; unfinished outputs removed, earlier content kept");
+        }
         std::process::exit(130);
     });
 }
 
 /// A warning on stderr: one line, after `amgcomm: warning: `.
 pub(crate) fn warn(w: impl std::fmt::Display) {
-    eprintln!("amgcomm: warning: {w}");
+    if !quiet() {
+        eprintln!("amgcomm: warning: {w}");
+    }
 }
 
 fn install_panic_hook() {

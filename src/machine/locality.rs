@@ -1,13 +1,15 @@
 //! Where two ranks are relative to each other (MODEL.md: `socket`, `node`,
 //! `network`), and [`Places`], the placement as lookup tables.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Class, Machine, Protocol};
 
 /// Where a message goes: within a socket, across the sockets of a node, or
 /// over the network.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Locality {
     /// Same node and socket.

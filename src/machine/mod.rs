@@ -9,12 +9,14 @@
 //! - routing: dimension-order routes over directed links
 //!   ([`Places::route`]);
 //! - [`Params`]: the cost-model parameters (Table 1, `R_N`, `gamma`,
-//!   `delta`, the classic models').
+//!   `delta`, the classic models'), and [`Calibration`], how a measured
+//!   machine file got them.
 //!
 //! `P = nodes * ppn` ranks. SMP placement (default): rank `r` on node
 //! `r / ppn`, local index `r % ppn`; round-robin: node `r % nodes`, local
 //! index `r / nodes`. Socket = local index `/ (ppn / sockets_per_node)`.
 
+mod calibration;
 mod locality;
 mod params;
 mod placement;
@@ -26,6 +28,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+pub use calibration::{Calibration, Fit};
 pub use locality::{Locality, Places, LOCALITIES};
 pub use params::{CopyRates, LogGP, PackTable, Params, ProtocolRates, Rate};
 pub use placement::Placement;
@@ -52,6 +55,10 @@ pub struct Machine {
     /// Cost-model parameters; Blue Waters' when the file gives none.
     #[serde(default = "Params::bluewaters")]
     pub params: Params,
+    /// How the parameters were measured, for a file `amgcomm calibrate`
+    /// wrote.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<Calibration>,
 }
 
 fn default_placement() -> Placement {
@@ -118,6 +125,7 @@ impl Machine {
             nodes_per_router: 2,
             placement: Placement::Smp,
             params: Params::bluewaters(),
+            calibration: None,
         }
     }
 

@@ -18,6 +18,7 @@ pub mod charts;
 pub mod compare;
 pub mod hierarchy;
 pub mod json;
+pub mod measure;
 pub mod spy;
 pub mod table;
 pub mod text;

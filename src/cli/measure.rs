@@ -1,0 +1,344 @@
+//! `amgcomm calibrate` and `amgcomm replay`: the measured side, under
+//! `mpirun` (feature `mpi`). Every rank parses the same flags and runs
+//! the same steps; a failure anywhere is agreed on by all ranks
+//! ([`crate::measure::mpi::Session::agree`]) and printed by rank 0 alone.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::Error;
+use crate::comm::Op;
+
+/// `amgcomm calibrate`'s flags.
+#[derive(Args, Debug)]
+pub(crate) struct CalibrateArgs {
+    /// The machine file to write (what --machine reads); the raw
+    /// measurements go beside it as FILE-stem.measurements.csv.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Fewer sizes (powers of two), 3 batches of 1 ms, queues up to 512
+    /// messages: seconds instead of about a minute.
+    #[arg(long)]
+    quick: bool,
+    /// The machine's name in the file and in reports.
+    #[arg(long, default_value = "calibrated")]
+    name: String,
+    /// Ranks per node: cut each node MPI reports into virtual nodes of
+    /// this many ranks (on one computer, a loopback stand-in for several
+    /// nodes; its "network" is shared memory).
+    #[arg(long)]
+    ppn: Option<usize>,
+    /// Sockets per node, ranks on them by local index; default: from
+    /// hwloc's tools (hwloc-calc, hwloc-bind), else 1.
+    #[arg(long)]
+    sockets: Option<usize>,
+    /// Nodes sharing one router, for the hops of the contention fit (2 on
+    /// Blue Waters' Gemini).
+    #[arg(long, default_value_t = 1)]
+    nodes_per_router: usize,
+    /// Smallest eager message in bytes, instead of the break found in
+    /// the ping-pong curves (give both thresholds).
+    #[arg(long, requires = "rendezvous_threshold", value_name = "BYTES")]
+    eager_threshold: Option<u64>,
+    /// Smallest rendezvous message in bytes.
+    #[arg(long, requires = "eager_threshold", value_name = "BYTES")]
+    rendezvous_threshold: Option<u64>,
+    /// Largest ping-pong message (bytes), also the injection test's size.
+    #[arg(long, default_value_t = 4 << 20, value_name = "BYTES")]
+    max_bytes: u64,
+}
+
+/// `amgcomm replay`'s flags.
+#[derive(Args, Debug)]
+pub(crate) struct ReplayArgs {
+    /// A folder `amgcomm analyze --save-patterns DIR` wrote.
+    #[arg(value_name = "PATTERNS_DIR")]
+    patterns: PathBuf,
+    /// Timed iterations of every level's operation.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    iterations: u64,
+    /// Untimed iterations before them.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    warmup: u64,
+    /// The measured JSON to write (what analyze --measured reads).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Operations to replay, joined by ','; ptap when its patterns were
+    /// saved (analyze saves them).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Op::Spmv, Op::Spgemm])]
+    ops: Vec<Op>,
+}
+
+/// The CSV beside a machine file: `m.json` -> `m.measurements.csv`.
+#[cfg(feature = "mpi")]
+fn csv_path(out: &std::path::Path) -> PathBuf {
+    out.with_extension("measurements.csv")
+}
+
+#[cfg(not(feature = "mpi"))]
+const NO_MPI: &str = "needs MPI: build amgcomm with the mpi feature (apt-get install openmpi-bin libopenmpi-dev libclang-dev; cargo build --release --features mpi) and run it under mpirun";
+
+/// `amgcomm calibrate`.
+#[cfg(not(feature = "mpi"))]
+pub(crate) fn calibrate(_: &CalibrateArgs) -> Result<(), Error> {
+    Err(Error::Usage(format!("calibrate {NO_MPI}")))
+}
+
+/// `amgcomm replay`.
+#[cfg(not(feature = "mpi"))]
+pub(crate) fn replay(_: &ReplayArgs) -> Result<(), Error> {
+    Err(Error::Usage(format!("replay {NO_MPI}")))
+}
+
+#[cfg(feature = "mpi")]
+pub(crate) use with_mpi::{calibrate, replay};
+
+#[cfg(feature = "mpi")]
+mod with_mpi {
+    use super::*;
+
+    use crate::machine::Machine;
+    use crate::measure::calibrate::{self as cal, Schedule, Setup};
+    use crate::measure::mpi::{self, Failure, Session};
+    use crate::measure::replay::{self as rep, RankPart, Run};
+    use crate::output::Plan;
+    use crate::report::{measure as text, pretty_json};
+
+    /// Every rank learns the first failure of any rank (collective).
+    fn agree<T>(s: &Session, r: Result<T, Error>) -> Result<T, Error> {
+        let (value, local) = match r {
+            Ok(v) => (Some(v), None),
+            Err(e) => (None, Some((e.to_string(), e.exit_status()))),
+        };
+        s.agree(local).map_err(failed)?;
+        Ok(value.expect("no failure"))
+    }
+
+    fn failed(f: Failure) -> Error {
+        Error::Agreed {
+            message: if f.rank == 0 {
+                f.message
+            } else {
+                format!("rank {}: {}", f.rank, f.message)
+            },
+            status: f.status,
+        }
+    }
+
+    fn open() -> Result<Session, Error> {
+        let s =
+            Session::open().ok_or_else(|| Error::Usage("MPI was initialised already".into()))?;
+        super::super::set_quiet(s.rank != 0);
+        Ok(s)
+    }
+
+    /// `amgcomm calibrate`.
+    pub(crate) fn calibrate(a: &CalibrateArgs) -> Result<(), Error> {
+        // hwloc's tools are run before MPI starts: no fork under MPI.
+        let hwloc = if a.sockets.is_none() {
+            mpi::hwloc_socket()
+        } else {
+            None
+        };
+        let s = open()?;
+        let csv = csv_path(&a.out);
+        // How it was asked: checked on rank 0, which alone writes.
+        let asked = || -> Result<(), Error> {
+            if s.size < 2 {
+                return Err(Error::Usage(
+                    "calibrate needs at least 2 ranks: run it under mpirun -n 2 (or more)".into(),
+                ));
+            }
+            if !(4096..=1 << 30).contains(&a.max_bytes) {
+                return Err(Error::Usage(format!(
+                    "--max-bytes {}: choose between 4096 and 1073741824",
+                    a.max_bytes
+                )));
+            }
+            if let (Some(e), Some(r)) = (a.eager_threshold, a.rendezvous_threshold) {
+                if e > r {
+                    return Err(Error::Usage(format!(
+                        "--eager-threshold {e} is above --rendezvous-threshold {r}"
+                    )));
+                }
+            }
+            if a.nodes_per_router == 0 || a.ppn == Some(0) || a.sockets == Some(0) {
+                return Err(Error::Usage(
+                    "--nodes-per-router, --ppn and --sockets must be at least 1".into(),
+                ));
+            }
+            if s.rank == 0 {
+                let mut plan = Plan::new();
+                plan.file("--out", &a.out)?;
+                plan.file("--out (measurements beside it)", &csv)?;
+            }
+            Ok(())
+        };
+        agree(&s, asked())?;
+        let t = mpi::topology(&s, a.ppn).map_err(Error::Usage);
+        let t = agree(&s, t)?;
+        let sockets = mpi::calibrate::sockets(&s, &t, a.sockets, hwloc).map_err(Error::Usage);
+        let sockets = agree(&s, sockets)?;
+        let schedule = if a.quick {
+            Schedule::quick(a.max_bytes)
+        } else {
+            Schedule::full(a.max_bytes)
+        };
+        let placement = t.placement.unwrap_or(crate::machine::Placement::Smp);
+        let m = Machine {
+            name: a.name.clone(),
+            nodes: t.nodes,
+            ppn: t.ppn,
+            sockets_per_node: sockets.per_node,
+            nodes_per_router: a.nodes_per_router,
+            placement,
+            params: crate::machine::Params::bluewaters(),
+            calibration: None,
+        };
+        if s.rank == 0 {
+            eprintln!(
+                "amgcomm: calibrating on {} ranks: {} nodes x {} ({} real node{}), {} socket(s) per node",
+                s.size,
+                t.nodes,
+                t.ppn,
+                t.real_nodes,
+                if t.real_nodes == 1 { "" } else { "s" },
+                sockets.per_node
+            );
+        }
+        let samples = mpi::calibrate::measure(&s, &t, &sockets, &m, &schedule);
+        let written = || -> Result<(), Error> {
+            if s.rank != 0 {
+                return Ok(());
+            }
+            let mut notes = vec![sockets.note.clone()];
+            if t.placement.is_none() {
+                notes.push(
+                    "ranks are neither in node blocks nor round-robin: the file says smp".into(),
+                );
+            }
+            let setup = Setup {
+                name: a.name.clone(),
+                nodes: t.nodes,
+                ppn: t.ppn,
+                sockets_per_node: sockets.per_node,
+                nodes_per_router: a.nodes_per_router,
+                placement,
+                thresholds: a
+                    .eager_threshold
+                    .zip(a.rendezvous_threshold)
+                    .map(|(e, r)| [e, r]),
+                ranks: s.size,
+                real_nodes: t.real_nodes,
+                mpi_library: Session::library_version(),
+                date: cal::utc_now(),
+                quick: a.quick,
+                measurements: csv
+                    .file_name()
+                    .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+                notes,
+            };
+            let c = cal::fit_machine(&samples, &setup)
+                .map_err(|e| Error::Usage(format!("calibrate: {e}")))?;
+            super::super::write_file(&csv, &cal::csv(&samples))?;
+            super::super::write_file(&a.out, &pretty_json(&c.machine))?;
+            for w in &c.warnings {
+                super::super::warn(w);
+            }
+            super::super::emit(&format!(
+                "{}machine file {} ({} measurements in {})\n",
+                text::calibration(&c.machine),
+                a.out.display(),
+                samples.len(),
+                csv.display()
+            ))
+        };
+        agree(&s, written())
+    }
+
+    /// `amgcomm replay`.
+    pub(crate) fn replay(a: &ReplayArgs) -> Result<(), Error> {
+        let s = open()?;
+        let dir = &a.patterns;
+        let headers = || -> Result<Vec<crate::comm::io::PatternIndex>, Error> {
+            if s.rank == 0 {
+                let mut plan = Plan::new();
+                plan.input(dir);
+                plan.file("--out", &a.out)?;
+            }
+            let files = rep::pattern_files(dir, &a.ops).map_err(replay_error)?;
+            rep::check_ranks(dir, &files, s.size).map_err(|e| Error::Usage(e.to_string()))?;
+            Ok(files)
+        };
+        let files = agree(&s, headers())?;
+        let parts = files
+            .iter()
+            .map(|f| RankPart::read(f, s.rank as u32))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(replay_error);
+        let parts = agree(&s, parts)?;
+        let t = agree(&s, mpi::topology(&s, None).map_err(Error::Usage))?;
+        let first = &files[0];
+        if s.rank == 0 && t.real_nodes != first.layout.nodes {
+            super::super::warn(format!(
+                "the patterns were saved for {} nodes x {}, this run has {} real node(s): messages the model calls network travel {}",
+                first.layout.nodes,
+                first.layout.ppn,
+                t.real_nodes,
+                if t.real_nodes == 1 { "through shared memory" } else { "between other nodes than modeled" }
+            ));
+        }
+        let replayed = mpi::replay::replay(
+            &s,
+            &files,
+            &parts,
+            a.iterations as usize,
+            a.warmup as usize,
+            |r| {
+                eprintln!(
+                    "amgcomm: level {} {}: {} ({} messages)",
+                    r.level,
+                    r.op.name(),
+                    text::time3(crate::measure::fit::median(&r.seconds)),
+                    r.messages
+                )
+            },
+        )
+        .map_err(failed)?;
+        let written = || -> Result<(), Error> {
+            if s.rank != 0 {
+                return Ok(());
+            }
+            let strategy = files
+                .iter()
+                .find(|f| f.op != Op::Ptap)
+                .unwrap_or(first)
+                .strategy
+                .name();
+            let run = Run {
+                machine: first.layout.machine.clone(),
+                ranks: s.size,
+                nodes: first.layout.nodes,
+                ppn: first.layout.ppn,
+                real_nodes: t.real_nodes,
+                mpi_library: Session::library_version(),
+                strategy,
+                iterations: a.iterations,
+                warmup: a.warmup,
+            };
+            let f = rep::measured_file(&run, &replayed);
+            super::super::write_file(&a.out, &pretty_json(&f))?;
+            super::super::emit(&format!(
+                "{}measured times in {}\n",
+                text::replayed(&f),
+                a.out.display()
+            ))
+        };
+        agree(&s, written())
+    }
+
+    fn replay_error(e: rep::ReplayError) -> Error {
+        Error::Replay(e)
+    }
+}

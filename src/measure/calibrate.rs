@@ -1,0 +1,902 @@
+//! `amgcomm calibrate`, the part without MPI: what to measure
+//! ([`Schedule`]), the raw measurements ([`Sample`], written as CSV), and
+//! how they become a machine file ([`fit_machine`]) with the paper's
+//! parameters:
+//!
+//! - `alpha` and `R_b` per locality and protocol (EuroMPI'18 Table 1) from
+//!   ping-pongs over message sizes, a least-squares line per protocol
+//!   range; the ranges' thresholds from the breaks of the curves
+//!   ([`fit::breaks`]) or from flags;
+//! - `R_N` (eq. 2) from several ranks of a node sending off-node at once;
+//! - `gamma` (eq. 3) from `n` messages whose receives were posted in
+//!   reversed tag order, less the same in matching order, fitted to
+//!   `gamma n^2`;
+//! - `delta` (eqs. 5-7) from shift and pair patterns between at least 3
+//!   nodes: the time beyond max-rate, fitted to `delta h^3 B / routers`.
+//!
+//! What is not measured keeps Blue Waters' value, and the machine file's
+//! `calibration` block says so.
+
+use std::fmt::Write as _;
+
+use super::fit::{self, Line};
+use crate::machine::{
+    Calibration, Fit, Locality, Machine, Params, Placement, Protocol, Rate, LOCALITIES, PROTOCOLS,
+};
+
+/// What to measure and how long.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    /// Ping-pong message sizes (bytes), increasing.
+    pub sizes: Vec<u64>,
+    /// Timed batches per size; the median and the minimum are kept.
+    pub batches: usize,
+    /// Each batch repeats the exchange for about this long (s).
+    pub batch_seconds: f64,
+    /// Message counts of the queue-search test.
+    pub queue_counts: Vec<usize>,
+    /// Message size of the injection (`R_N`) test.
+    pub injection_bytes: u64,
+    /// Message sizes of the contention test.
+    pub contention_bytes: Vec<u64>,
+}
+
+impl Schedule {
+    /// Sizes `1, 2, 3, 4, 6, 8, 12, ...` up to `max_bytes` (powers of two
+    /// and their midpoints), 5 batches of 5 ms, queues of 16 to 2048
+    /// messages.
+    pub fn full(max_bytes: u64) -> Schedule {
+        let mut sizes = Vec::new();
+        let mut p = 1u64;
+        while p <= max_bytes {
+            sizes.push(p);
+            if p >= 2 && p + p / 2 <= max_bytes {
+                sizes.push(p + p / 2);
+            }
+            p *= 2;
+        }
+        Schedule {
+            sizes,
+            batches: 5,
+            batch_seconds: 5e-3,
+            queue_counts: vec![16, 32, 64, 128, 256, 512, 1024, 2048],
+            injection_bytes: max_bytes,
+            contention_bytes: vec![(max_bytes / 16).max(1), max_bytes],
+        }
+    }
+
+    /// Powers of two only, 3 batches of 1 ms, queues up to 512 messages:
+    /// seconds instead of a minute, for a first look or a test.
+    pub fn quick(max_bytes: u64) -> Schedule {
+        let full = Schedule::full(max_bytes);
+        Schedule {
+            sizes: full
+                .sizes
+                .into_iter()
+                .filter(|s| s.is_power_of_two())
+                .collect(),
+            batches: 3,
+            batch_seconds: 1e-3,
+            queue_counts: vec![16, 32, 64, 128, 256, 512],
+            injection_bytes: max_bytes,
+            contention_bytes: vec![max_bytes],
+        }
+    }
+}
+
+/// Which test a measurement belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Experiment {
+    /// A ping-pong between two ranks of this locality: one-way time.
+    PingPong(Locality),
+    /// `active` ranks of one node each send one message to another node.
+    Injection,
+    /// `count` messages received with the receives posted in reversed tag
+    /// order.
+    QueueReversed,
+    /// The same with receives in matching order.
+    QueueMatching,
+    /// Every rank of the sending nodes sends one message to another node:
+    /// a shift or a pair of nodes (the `pattern`).
+    Contention,
+}
+
+impl Experiment {
+    /// Its name in the CSV.
+    pub fn name(self) -> &'static str {
+        match self {
+            Experiment::PingPong(_) => "pingpong",
+            Experiment::Injection => "injection",
+            Experiment::QueueReversed => "queue-reversed",
+            Experiment::QueueMatching => "queue-matching",
+            Experiment::Contention => "contention",
+        }
+    }
+}
+
+/// One measurement: seconds of one exchange as the median and the
+/// minimum over batches (each batch the mean over its repetitions, of
+/// the slowest rank).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Sample {
+    /// The test.
+    pub experiment: Experiment,
+    /// The ranks or nodes involved, in words (`ranks 0-1`, `shift 1`).
+    pub pattern: String,
+    /// Bytes of each message.
+    pub bytes: u64,
+    /// Messages in the exchange.
+    pub messages: u64,
+    /// Ranks of one node sending network messages at once (`a` of eq. 2).
+    pub active: u64,
+    /// Byte-weighted mean router hops of the network messages.
+    pub hops: f64,
+    /// Median over batches (s).
+    pub seconds: f64,
+    /// Minimum over batches (s).
+    pub min_seconds: f64,
+    /// Exchanges timed per batch.
+    pub repetitions: u64,
+}
+
+/// The CSV header of [`csv`].
+pub const CSV_HEADER: &str =
+    "experiment,locality,pattern,bytes,messages,active,hops,seconds,min_seconds,repetitions";
+
+/// The raw measurements as CSV, one row per [`Sample`].
+pub fn csv(samples: &[Sample]) -> String {
+    let mut out = String::from(CSV_HEADER);
+    out.push('\n');
+    for s in samples {
+        let locality = match s.experiment {
+            Experiment::PingPong(l) => l.name(),
+            Experiment::QueueReversed | Experiment::QueueMatching => "",
+            Experiment::Injection | Experiment::Contention => "network",
+        };
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{:e},{:e},{}",
+            s.experiment.name(),
+            locality,
+            s.pattern,
+            s.bytes,
+            s.messages,
+            s.active,
+            s.hops,
+            s.seconds,
+            s.min_seconds,
+            s.repetitions
+        );
+    }
+    out
+}
+
+/// What the run was, besides its measurements.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    /// The machine's name.
+    pub name: String,
+    /// Nodes (virtual nodes when `--ppn` divides a real node).
+    pub nodes: usize,
+    /// Ranks per node.
+    pub ppn: usize,
+    /// Sockets per node.
+    pub sockets_per_node: usize,
+    /// Nodes per router, for the hops of the contention term.
+    pub nodes_per_router: usize,
+    /// Where the ranks ran.
+    pub placement: Placement,
+    /// `[eager, rendezvous]` thresholds from flags, instead of the breaks.
+    pub thresholds: Option<[u64; 2]>,
+    /// Ranks of the run.
+    pub ranks: usize,
+    /// Nodes MPI reported.
+    pub real_nodes: usize,
+    /// The MPI library.
+    pub mpi_library: String,
+    /// The date, UTC.
+    pub date: String,
+    /// `--quick`.
+    pub quick: bool,
+    /// The CSV file's name.
+    pub measurements: String,
+    /// Notes from the measuring side (how sockets were found, ...).
+    pub notes: Vec<String>,
+}
+
+/// A fitted machine and what its reader should be warned of.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Calibrated {
+    /// The machine file's content.
+    pub machine: Machine,
+    /// Warnings to print (also in `calibration.notes` or `not_measured`).
+    pub warnings: Vec<String>,
+}
+
+/// Why measurements cannot become a machine.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum FitError {
+    /// No ping-pong curve was measured.
+    #[error("no ping-pong was measured: at least two ranks are needed")]
+    NoPingPong,
+    /// The curves are too short for three protocol ranges.
+    #[error("{0} message sizes are too few to find three protocol ranges; raise --max-bytes or give --eager-threshold and --rendezvous-threshold")]
+    TooFewSizes(usize),
+    /// The fitted machine fails its own validation.
+    #[error("the fitted machine is implausible: {0}")]
+    Invalid(String),
+}
+
+/// Rates are kept in the plausible range `Params::validate` checks.
+const RATES: (f64, f64) = (1e3, 1e15);
+
+fn curve(samples: &[Sample], locality: Locality) -> Vec<(f64, f64)> {
+    let mut c: Vec<(f64, f64)> = samples
+        .iter()
+        .filter(|s| s.experiment == Experiment::PingPong(locality))
+        .map(|s| (s.bytes as f64, s.seconds))
+        .collect();
+    c.sort_by(|a, b| a.0.total_cmp(&b.0));
+    c
+}
+
+/// A protocol range's points and their line.
+type Range = (Vec<(f64, f64)>, Line);
+
+/// One protocol range of one curve fitted to a line: an intercept at or
+/// below zero is fixed at the curve's smallest time (the start-up no
+/// message beats). Returns the line and what was changed.
+fn postal(points: &[(f64, f64)], floor: f64) -> (Line, Option<String>) {
+    let mut l = fit::line(points).unwrap_or_else(|| fit::line_with_intercept(points, points[0].1));
+    let mut note = None;
+    if l.alpha <= 0.0 {
+        l = fit::line_with_intercept(points, floor);
+        note = Some(format!(
+            "intercept fixed at the smallest time measured, {floor:.3e} s"
+        ));
+    }
+    (l, note)
+}
+
+/// The machine file from the measurements: Blue Waters' parameters where
+/// nothing was measured, every fit recorded with its quality.
+pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitError> {
+    let mut params = Params::bluewaters();
+    let mut fits = Vec::new();
+    let mut not_measured = Vec::new();
+    let mut notes = setup.notes.clone();
+    let mut warnings = Vec::new();
+    let curves: Vec<(Locality, Vec<(f64, f64)>)> = LOCALITIES
+        .iter()
+        .map(|&l| (l, curve(samples, l)))
+        .filter(|(_, c)| !c.is_empty())
+        .collect();
+    if curves.is_empty() {
+        return Err(FitError::NoPingPong);
+    }
+    // Thresholds: flags, or the breaks common to every curve.
+    let [eager, rend] = match setup.thresholds {
+        Some(t) => {
+            fits.push(Fit {
+                parameter: "thresholds".into(),
+                method: "from --eager-threshold and --rendezvous-threshold".into(),
+                value: None,
+                alpha: None,
+                rate: None,
+                r2: None,
+                rel_err: None,
+                points: 0,
+                bytes: Some(t),
+            });
+            t
+        }
+        None => {
+            let refs: Vec<&[(f64, f64)]> = curves.iter().map(|(_, c)| c.as_slice()).collect();
+            let len = refs.iter().map(|c| c.len()).min().unwrap_or(0);
+            // Four sizes at least per range: over three, noise can pass
+            // for a protocol.
+            let (i, j, three) = fit::breaks(&refs, 4).ok_or(FitError::TooFewSizes(len))?;
+            let t = [refs[0][i].0 as u64, refs[0][j].0 as u64];
+            // Whether the data show both breaks: the second must lower the
+            // residuals of one break by a quarter at least.
+            if let Some((k, two)) = fit::one_break(&refs, 4) {
+                if three > 0.75 * two {
+                    let w = format!(
+                        "thresholds: the curves show one clear break, at {} B; the other ({} B) lowers the residuals by only {:.0}%: give --eager-threshold and --rendezvous-threshold if your MPI documents them",
+                        refs[0][k].0,
+                        if k == i { t[1] } else { t[0] },
+                        100.0 * (1.0 - three / two.max(f64::MIN_POSITIVE))
+                    );
+                    warnings.push(w.clone());
+                    notes.push(w);
+                }
+            }
+            fits.push(Fit {
+                parameter: "thresholds".into(),
+                method: "breaks of the ping-pong curves: smallest eager and rendezvous sizes"
+                    .into(),
+                value: None,
+                alpha: None,
+                rate: None,
+                r2: None,
+                rel_err: None,
+                points: len,
+                bytes: Some(t),
+            });
+            t
+        }
+    };
+    params.eager_threshold = eager;
+    params.rendezvous_threshold = rend;
+    for (locality, c) in &curves {
+        let floor = c.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+        // Per protocol: its points and line.
+        let mut ranges: Vec<Option<Range>> = vec![None, None, None];
+        for p in PROTOCOLS {
+            let pts: Vec<(f64, f64)> = c
+                .iter()
+                .copied()
+                .filter(|&(s, _)| Protocol::by_thresholds(s as u64, [eager, rend]) == p)
+                .collect();
+            if pts.is_empty() {
+                continue;
+            }
+            let (line, note) = postal(&pts, floor);
+            if let Some(n) = note {
+                notes.push(format!("{}.{}: {n}", locality.name(), p.name()));
+            }
+            ranges[p as usize] = Some((pts, line));
+        }
+        // A slope within twice its standard error is noise: the range
+        // takes the per-byte time of the nearest range that shows one
+        // (the larger on a tie), its alpha refitted with it.
+        let shown = |k: usize| {
+            ranges[k]
+                .as_ref()
+                .is_some_and(|(_, l)| l.slope_significant && l.per_byte > 0.0)
+        };
+        let mut measured: Vec<Option<Rate>> = vec![None; 3];
+        for k in 0..3 {
+            let Some((pts, line)) = &ranges[k] else {
+                continue;
+            };
+            let name = format!("{}.{}", locality.name(), PROTOCOLS[k].name());
+            let (mut alpha, mut per_byte) = (line.alpha, line.per_byte);
+            if !shown(k) {
+                let donor = [k + 1, k.wrapping_sub(1), k + 2, k.wrapping_sub(2)]
+                    .into_iter()
+                    .find(|&q| q < 3 && shown(q));
+                per_byte = match donor {
+                    Some(q) => {
+                        let b = ranges[q].as_ref().expect("shown").1.per_byte;
+                        notes.push(format!(
+                            "{name}: no per-byte cost visible over {}-{} B; the {} range's R_b is used",
+                            pts[0].0,
+                            pts[pts.len() - 1].0,
+                            PROTOCOLS[q].name()
+                        ));
+                        b
+                    }
+                    None => {
+                        notes.push(format!(
+                            "{name}: no per-byte cost visible; R_b set so the largest message adds 1% to alpha"
+                        ));
+                        0.01 * line.alpha.max(floor) / pts[pts.len() - 1].0.max(1.0)
+                    }
+                };
+                alpha = fit::intercept_with_slope(pts, per_byte);
+                if alpha <= 0.0 {
+                    alpha = floor;
+                }
+            }
+            let rate = Rate {
+                alpha: alpha.clamp(1e-9, 1.0),
+                rate: (1.0 / per_byte).clamp(RATES.0, RATES.1),
+            };
+            fits.push(Fit {
+                parameter: name,
+                method: "least squares of alpha + s / R_b in relative error".into(),
+                value: None,
+                alpha: Some(rate.alpha),
+                rate: Some(rate.rate),
+                r2: Some(line.r2),
+                rel_err: Some(line.rel_err),
+                points: line.points,
+                bytes: Some([pts[0].0 as u64, pts[pts.len() - 1].0 as u64]),
+            });
+            measured[k] = Some(rate);
+        }
+        // A range without sizes (thresholds beyond --max-bytes) takes its
+        // nearest measured neighbour's line.
+        for k in 0..3 {
+            if measured[k].is_none() {
+                let near = (0..3)
+                    .filter(|&q| measured[q].is_some())
+                    .min_by_key(|&q| q.abs_diff(k));
+                if let Some(q) = near {
+                    measured[k] = measured[q];
+                    notes.push(format!(
+                        "{}.{}: no size measured in its range; the {} line is used",
+                        locality.name(),
+                        PROTOCOLS[k].name(),
+                        PROTOCOLS[q].name()
+                    ));
+                }
+            }
+        }
+        let rates = match locality {
+            Locality::Socket => &mut params.socket,
+            Locality::Node => &mut params.node,
+            Locality::Network => &mut params.network,
+        };
+        for (k, r) in measured.into_iter().enumerate() {
+            let slot = match k {
+                0 => &mut rates.short,
+                1 => &mut rates.eager,
+                _ => &mut rates.rend,
+            };
+            *slot = r.expect("at least one range has sizes");
+        }
+    }
+    let has = |l: Locality| curves.iter().any(|(c, _)| *c == l);
+    if !has(Locality::Node) {
+        if setup.sockets_per_node == 1 {
+            // No message of this machine is of the node class.
+            if has(Locality::Socket) {
+                params.node = params.socket;
+                for (k, p) in PROTOCOLS.iter().enumerate() {
+                    let r = params.socket.of(k);
+                    fits.push(Fit {
+                        parameter: format!("node.{}", p.name()),
+                        method: "the socket fit: one socket per node, no message is of this class"
+                            .into(),
+                        value: None,
+                        alpha: Some(r.alpha),
+                        rate: Some(r.rate),
+                        r2: None,
+                        rel_err: None,
+                        points: 0,
+                        bytes: None,
+                    });
+                }
+            }
+            notes.push(
+                "one socket per node: the node (other socket) class is not used; it repeats the socket fit"
+                    .into(),
+            );
+        } else {
+            not_measured.push("node (other socket): no pair of ranks on different sockets".into());
+        }
+    }
+    if !has(Locality::Socket) {
+        not_measured.push("socket: no two ranks share a socket".into());
+    }
+    if !has(Locality::Network) {
+        not_measured.push("network: one node, no rank of another node to ping".into());
+    }
+    // R_N from the injection test, against the network rendezvous fit.
+    let inj: Vec<(f64, f64, f64)> = samples
+        .iter()
+        .filter(|s| s.experiment == Experiment::Injection)
+        .map(|s| (s.active as f64, s.bytes as f64, s.seconds))
+        .collect();
+    let net = params.network.rend;
+    match fit::injection(&inj, net.alpha, net.rate) {
+        Some((r_n, saturated)) => {
+            params.r_n = r_n.clamp(RATES.0, RATES.1);
+            if !saturated {
+                notes.push(format!(
+                    "r_n: the node rate still grew with the senders: R_N is at least {:.3e} B/s",
+                    r_n
+                ));
+            }
+            fits.push(Fit {
+                parameter: "r_n".into(),
+                method: "highest node rate a s / (t - alpha) over a senders".into(),
+                value: Some(params.r_n),
+                alpha: None,
+                rate: None,
+                r2: None,
+                rel_err: None,
+                points: inj.len(),
+                bytes: None,
+            });
+        }
+        None => not_measured.push("r_n: fewer than 2 nodes".into()),
+    }
+    // gamma: reversed less matching order, per message count.
+    let queue = |e: Experiment| -> Vec<(u64, f64)> {
+        samples
+            .iter()
+            .filter(|s| s.experiment == e)
+            .map(|s| (s.messages, s.seconds))
+            .collect()
+    };
+    let matching = queue(Experiment::QueueMatching);
+    let pts: Vec<(f64, f64, f64)> = queue(Experiment::QueueReversed)
+        .into_iter()
+        .filter_map(|(n, rev)| {
+            let fwd = matching.iter().find(|m| m.0 == n)?.1;
+            Some((n as f64, rev, fwd))
+        })
+        .collect();
+    match fit::gamma(&pts) {
+        Some(g) if g.c > 0.0 => {
+            params.gamma = g.c.min(1.0);
+            fits.push(Fit {
+                parameter: "gamma".into(),
+                method: "least squares of (reversed - matching) = gamma n^2".into(),
+                value: Some(params.gamma),
+                alpha: None,
+                rate: None,
+                r2: Some(g.r2),
+                rel_err: None,
+                points: g.points,
+                bytes: None,
+            });
+        }
+        Some(g) => {
+            let w = format!(
+                "gamma: reversed receives were not slower than matching ones (fit {:.3e}); Blue Waters' {:e} kept",
+                g.c,
+                params.gamma
+            );
+            warnings.push(w.clone());
+            not_measured.push(w);
+        }
+        None => not_measured.push("gamma: no queue test".into()),
+    }
+    // delta: the time beyond max-rate and one queue search, against
+    // h^3 B / routers.
+    let m = Machine {
+        name: setup.name.clone(),
+        nodes: setup.nodes,
+        ppn: setup.ppn,
+        sockets_per_node: setup.sockets_per_node,
+        nodes_per_router: setup.nodes_per_router,
+        placement: setup.placement,
+        params: params.clone(),
+        calibration: None,
+    };
+    let routers = m.routers() as f64;
+    let cont: Vec<(f64, f64)> = samples
+        .iter()
+        .filter(|s| s.experiment == Experiment::Contention)
+        .map(|s| {
+            let r = params.network.of(Protocol::of(s.bytes, &params) as usize);
+            let a = s.active as f64;
+            let bytes = s.bytes as f64;
+            let mut rate = a * r.rate;
+            if Protocol::of(s.bytes, &params) == Protocol::Rend {
+                rate = rate.min(params.r_n);
+            }
+            let max_rate = r.alpha + a * bytes / rate;
+            let x = s.hops.powi(3) * bytes * s.messages as f64 / routers;
+            (x, s.seconds - max_rate - params.gamma)
+        })
+        .collect();
+    if setup.nodes < 3 {
+        let w = format!(
+            "delta: contention is fitted only with at least 3 nodes, this run has {}; Blue Waters' {:e} kept",
+            setup.nodes, params.delta
+        );
+        warnings.push(w.clone());
+        not_measured.push(w);
+    } else {
+        match fit::proportional(&cont) {
+            Some(d) if d.c > 0.0 => {
+                params.delta = d.c.min(1.0);
+                fits.push(Fit {
+                    parameter: "delta".into(),
+                    method: "least squares of (t - max-rate - gamma) = delta h^3 B / routers"
+                        .into(),
+                    value: Some(params.delta),
+                    alpha: None,
+                    rate: None,
+                    r2: Some(d.r2),
+                    rel_err: None,
+                    points: d.points,
+                    bytes: None,
+                });
+            }
+            other => {
+                let w = format!(
+                    "delta: no time beyond max-rate grew with h^3 B ({}); Blue Waters' {:e} kept",
+                    other.map_or("every pattern has zero hops".into(), |d| format!(
+                        "fit {:.3e}",
+                        d.c
+                    )),
+                    params.delta
+                );
+                warnings.push(w.clone());
+                not_measured.push(w);
+            }
+        }
+    }
+    if setup.real_nodes == 1 && setup.nodes > 1 {
+        let w = format!(
+            "all {} ranks share one node: the 'network' figures are shared memory between {} virtual nodes of {} ranks, not a network",
+            setup.ranks, setup.nodes, setup.ppn
+        );
+        warnings.push(w.clone());
+        notes.push(w);
+    }
+    let calibration = Calibration {
+        tool: format!("amgcomm {} calibrate", env!("CARGO_PKG_VERSION")),
+        date: setup.date.clone(),
+        mpi_library: setup.mpi_library.clone(),
+        ranks: setup.ranks,
+        real_nodes: setup.real_nodes,
+        loopback: setup.real_nodes == 1,
+        quick: setup.quick,
+        fits,
+        not_measured,
+        notes,
+        measurements: setup.measurements.clone(),
+    };
+    let machine = Machine {
+        params,
+        calibration: Some(calibration),
+        ..m
+    };
+    machine
+        .validate()
+        .map_err(|e| FitError::Invalid(e.to_string()))?;
+    Ok(Calibrated { machine, warnings })
+}
+
+/// Days since 1970-01-01 as a civil date (Howard Hinnant's algorithm).
+fn civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+/// Now, UTC, as `2026-11-23T18:08:56Z`.
+pub fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let (y, m, d) = civil(secs.div_euclid(86_400));
+    let t = secs.rem_euclid(86_400);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        t / 3600,
+        t / 60 % 60,
+        t % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Samples of a machine whose every parameter is known: ping-pongs
+    /// exactly on `params`' lines, injection at `R_N`, queues at
+    /// `gamma n^2`, contention at `delta h^3 B / routers`.
+    fn synthetic(params: &Params, setup: &Setup, schedule: &Schedule) -> Vec<Sample> {
+        let mut out = Vec::new();
+        let sample = |experiment, pattern: &str, bytes, messages, active, hops, seconds| Sample {
+            experiment,
+            pattern: pattern.into(),
+            bytes,
+            messages,
+            active,
+            hops,
+            seconds,
+            min_seconds: seconds,
+            repetitions: 10,
+        };
+        for l in LOCALITIES {
+            for &s in &schedule.sizes {
+                let r = params.rates(l).of(Protocol::of(s, params) as usize);
+                let t = r.alpha + s as f64 / r.rate;
+                out.push(sample(
+                    Experiment::PingPong(l),
+                    "ranks 0-1",
+                    s,
+                    1,
+                    1,
+                    0.0,
+                    t,
+                ));
+            }
+        }
+        let r = params.network.rend;
+        let s = schedule.injection_bytes;
+        for a in [1u64, 2, 4, 8] {
+            let t = r.alpha + (a * s) as f64 / params.r_n.min(a as f64 * r.rate);
+            out.push(sample(
+                Experiment::Injection,
+                "node 0 -> node 1",
+                s,
+                a,
+                a,
+                1.0,
+                t,
+            ));
+        }
+        for &n in &schedule.queue_counts {
+            let n = n as u64;
+            let base = 1e-5 + 2e-7 * n as f64;
+            let rev = base + params.gamma * (n * n) as f64;
+            out.push(sample(
+                Experiment::QueueMatching,
+                "ranks 0-1",
+                8,
+                n,
+                1,
+                0.0,
+                base,
+            ));
+            out.push(sample(
+                Experiment::QueueReversed,
+                "ranks 0-1",
+                8,
+                n,
+                1,
+                0.0,
+                rev,
+            ));
+        }
+        let routers = 2.0; // 4 nodes, 2 per router
+        for (k, hops) in [(1u64, 1.0), (2, 0.5), (3, 1.5)] {
+            let bytes = 1u64 << 20;
+            let a = setup.ppn as u64;
+            let messages = a * 4;
+            let mr = r.alpha + (a * bytes) as f64 / params.r_n.min(a as f64 * r.rate);
+            let c = params.delta * hops * hops * hops * (bytes * messages) as f64 / routers;
+            let t = mr + params.gamma + c;
+            out.push(sample(
+                Experiment::Contention,
+                &format!("shift {k}"),
+                bytes,
+                messages,
+                a,
+                hops,
+                t,
+            ));
+        }
+        out
+    }
+
+    fn setup(nodes: usize) -> Setup {
+        Setup {
+            name: "test".into(),
+            nodes,
+            ppn: 8,
+            sockets_per_node: 2,
+            nodes_per_router: 2,
+            placement: Placement::Smp,
+            thresholds: None,
+            ranks: nodes * 8,
+            real_nodes: nodes,
+            mpi_library: "test MPI".into(),
+            date: "2026-11-23T00:00:00Z".into(),
+            quick: false,
+            measurements: "m.csv".into(),
+            notes: vec![],
+        }
+    }
+
+    #[test]
+    fn a_known_machine_is_recovered_from_its_own_times() {
+        // Blue Waters' Table 1 with thresholds at sizes of the schedule
+        // (the breaks can only fall on measured sizes) and other R_N,
+        // gamma, delta.
+        let mut truth = Params::bluewaters();
+        truth.eager_threshold = 512;
+        truth.rendezvous_threshold = 8192;
+        truth.r_n = 4e9;
+        truth.gamma = 3e-9;
+        truth.delta = 2e-10;
+        let schedule = Schedule::full(4 << 20);
+        let s = setup(4);
+        let c = fit_machine(&synthetic(&truth, &s, &schedule), &s).unwrap();
+        let p = &c.machine.params;
+        assert_eq!((p.eager_threshold, p.rendezvous_threshold), (512, 8192));
+        for l in LOCALITIES {
+            for k in 0..3 {
+                let (got, want) = (p.rates(l).of(k), truth.rates(l).of(k));
+                assert!(
+                    (got.alpha / want.alpha - 1.0).abs() < 1e-6,
+                    "{l:?} {k}: {got:?} {want:?}"
+                );
+                assert!(
+                    (got.rate / want.rate - 1.0).abs() < 1e-6,
+                    "{l:?} {k}: {got:?} {want:?}"
+                );
+            }
+        }
+        assert!((p.r_n / truth.r_n - 1.0).abs() < 1e-9, "{}", p.r_n);
+        assert!((p.gamma / truth.gamma - 1.0).abs() < 1e-6, "{}", p.gamma);
+        assert!((p.delta / truth.delta - 1.0).abs() < 1e-6, "{}", p.delta);
+        let cal = c.machine.calibration.as_ref().unwrap();
+        assert!(cal.not_measured.is_empty(), "{:?}", cal.not_measured);
+        assert!(cal.fits.iter().all(|f| f
+            .r2
+            .is_none_or(|r| r > 0.999 || f.parameter.ends_with("short"))));
+        // The file reads back as a machine.
+        let text = serde_json::to_string(&c.machine).unwrap();
+        let back: Machine = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, c.machine);
+    }
+
+    #[test]
+    fn what_is_not_measured_keeps_blue_waters_and_says_so() {
+        let truth = Params::bluewaters();
+        let schedule = Schedule::quick(1 << 20);
+        let mut s = setup(2);
+        s.real_nodes = 1;
+        s.sockets_per_node = 1;
+        s.thresholds = Some([500, 8000]);
+        // Only the socket curve and the queue test: one socket, no
+        // injection, no contention.
+        let samples: Vec<Sample> = synthetic(&truth, &s, &schedule)
+            .into_iter()
+            .filter(|x| {
+                matches!(
+                    x.experiment,
+                    Experiment::PingPong(Locality::Socket)
+                        | Experiment::PingPong(Locality::Network)
+                        | Experiment::QueueMatching
+                        | Experiment::QueueReversed
+                )
+            })
+            .collect();
+        let c = fit_machine(&samples, &s).unwrap();
+        let p = &c.machine.params;
+        assert_eq!(p.node, p.socket, "one socket: node repeats socket");
+        assert_eq!(p.r_n, Params::bluewaters().r_n);
+        assert_eq!(p.delta, Params::bluewaters().delta);
+        let cal = c.machine.calibration.unwrap();
+        assert!(cal.loopback);
+        let all = cal.not_measured.join("; ");
+        assert!(all.contains("r_n: fewer than 2 nodes"), "{all}");
+        assert!(all.contains("at least 3 nodes, this run has 2"), "{all}");
+        assert!(c
+            .warnings
+            .iter()
+            .any(|w| w.contains("shared memory between 2 virtual nodes")));
+        assert!(c.warnings.iter().any(|w| w.starts_with("delta:")));
+    }
+
+    #[test]
+    fn no_pingpong_is_an_error() {
+        assert_eq!(fit_machine(&[], &setup(1)), Err(FitError::NoPingPong));
+    }
+
+    #[test]
+    fn the_csv_has_a_row_per_sample() {
+        let s = Sample {
+            experiment: Experiment::PingPong(Locality::Node),
+            pattern: "ranks 0-8".into(),
+            bytes: 64,
+            messages: 1,
+            active: 1,
+            hops: 0.0,
+            seconds: 1.5e-6,
+            min_seconds: 1.25e-6,
+            repetitions: 100,
+        };
+        assert_eq!(
+            csv(&[s]),
+            format!("{CSV_HEADER}\npingpong,node,ranks 0-8,64,1,1,0,1.5e-6,1.25e-6,100\n")
+        );
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil(0), (1970, 1, 1));
+        assert_eq!(civil(20_780), (2026, 11, 23));
+        assert_eq!(civil(11_016), (2000, 2, 29));
+        assert!(utc_now().ends_with('Z'));
+    }
+}

@@ -1,0 +1,16 @@
+//! The measured side: what `amgcomm calibrate` and `amgcomm replay` run
+//! under MPI, and everything about it that needs no MPI.
+//!
+//! - [`fit`]: least squares and the paper's parameter fits;
+//! - [`calibrate`]: the calibration's schedule, raw samples (CSV) and the
+//!   machine file fitted from them;
+//! - [`replay`]: each rank's part of saved patterns and the measured JSON
+//!   a replay writes;
+//! - `mpi` (feature `mpi`): the experiments and the replay with real MPI
+//!   (rsmpi).
+
+pub mod calibrate;
+pub mod fit;
+#[cfg(feature = "mpi")]
+pub mod mpi;
+pub mod replay;

@@ -1,0 +1,482 @@
+//! `amgcomm calibrate` and `amgcomm replay` under a real `mpirun`
+//! (feature `mpi`; Open MPI on loopback, as `.ci/run` installs it):
+//!
+//! - calibrate writes a machine file that `--machine` loads, every
+//!   parameter finite and positive, its raw measurements beside it;
+//! - replay sends exactly the saved messages and bytes: Open MPI's
+//!   `pml_monitoring` counts every point-to-point message per pair, and
+//!   two runs that differ only in their iteration count differ by exactly
+//!   that many times the pattern, read back by the library's whole-file
+//!   reader (an independent path from the replay's per-rank reading);
+//! - a run with another rank count than the saved layout's fails on every
+//!   rank within seconds, with one line from rank 0.
+#![cfg(feature = "mpi")]
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use amgcomm::comm::io;
+use amgcomm::machine::Machine;
+
+const BIN: &str = env!("CARGO_BIN_EXE_amgcomm");
+
+/// `mpirun -n ranks [extra] amgcomm args`, killed after `limit`.
+fn mpirun(ranks: usize, extra: &[&str], args: &[&str], limit: Duration) -> (Output, Duration) {
+    let mpirun = std::env::var("AMGCOMM_MPIRUN").unwrap_or_else(|_| "mpirun".into());
+    let mut c = Command::new(mpirun);
+    c.args(["-n", &ranks.to_string(), "--oversubscribe"])
+        .args(extra)
+        .arg(BIN)
+        .args(args)
+        // Open MPI refuses root without these (CI runs as root).
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let start = Instant::now();
+    let mut child = c
+        .spawn()
+        .expect("mpirun on PATH (apt-get install openmpi-bin)");
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            panic!("mpirun {args:?} still running after {limit:?}: it hangs");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (child.wait_with_output().unwrap(), start.elapsed())
+}
+
+fn amgcomm(args: &[&str]) -> Output {
+    let o = Command::new(BIN).args(args).output().unwrap();
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+fn ok(o: &Output) {
+    assert!(
+        o.status.success(),
+        "stdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// amgcomm's own lines on stderr.
+fn our_lines(o: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .filter(|l| l.starts_with("amgcomm:"))
+        .map(String::from)
+        .collect()
+}
+
+fn check_machine(path: &Path, nodes: usize, ppn: usize) -> Machine {
+    let m = Machine::named_or_file(path.to_str().unwrap()).expect("a loadable machine file");
+    assert_eq!((m.nodes, m.ppn), (nodes, ppn));
+    let p = &m.params;
+    let mut all = vec![p.r_n, p.gamma, p.delta, p.pack_per_run, p.pack_rate];
+    for l in [&p.socket, &p.node, &p.network] {
+        for r in [l.short, l.eager, l.rend] {
+            all.extend([r.alpha, r.rate]);
+        }
+    }
+    assert!(
+        all.iter().all(|x| x.is_finite() && *x > 0.0),
+        "not all finite and positive: {all:?}"
+    );
+    assert!(p.eager_threshold <= p.rendezvous_threshold);
+    let cal = m.calibration.as_ref().expect("a calibration block");
+    assert_eq!(cal.ranks, nodes * ppn);
+    assert_eq!(cal.real_nodes, 1);
+    assert!(cal.loopback);
+    assert!(cal.mpi_library.contains("MPI"), "{}", cal.mpi_library);
+    // Every ping-pong class the loopback could measure was fitted.
+    for name in ["socket.short", "socket.eager", "socket.rend", "gamma"] {
+        assert!(
+            cal.fits.iter().any(|f| f.parameter == name),
+            "{name} not fitted"
+        );
+    }
+    m
+}
+
+#[test]
+fn calibrate_writes_a_loadable_positive_machine_file() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("loop.json");
+    let (o, _) = mpirun(
+        2,
+        &[],
+        &[
+            "calibrate",
+            "--quick",
+            "--name",
+            "loop",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(120),
+    );
+    ok(&o);
+    let m = check_machine(&out, 1, 2);
+    assert_eq!(m.name, "loop");
+    let cal = m.calibration.unwrap();
+    // One node: no network, no R_N, no contention; said so.
+    let missing = cal.not_measured.join("; ");
+    assert!(missing.contains("network: one node"), "{missing}");
+    assert!(missing.contains("r_n: fewer than 2 nodes"), "{missing}");
+    assert!(
+        missing.contains("delta: contention is fitted only with at least 3 nodes"),
+        "{missing}"
+    );
+    // The raw measurements beside it: a header and a row per sample.
+    let csv = std::fs::read_to_string(d.path().join("loop.measurements.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert!(rows[0].starts_with("experiment,locality,pattern,bytes"));
+    assert!(
+        rows.iter()
+            .filter(|r| r.starts_with("pingpong,socket"))
+            .count()
+            >= 20
+    );
+    assert!(rows.iter().any(|r| r.starts_with("queue-reversed")));
+    // The table beside Blue Waters', on rank 0's stdout only.
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(table.matches("parameter ").count(), 1, "{table}");
+    assert!(table.contains("socket.rend alpha"));
+    // The file drives an analysis.
+    amgcomm(&["machine", "show", out.to_str().unwrap()]);
+}
+
+#[test]
+fn calibrate_on_virtual_nodes_fits_network_injection_and_contention() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("virtual.json");
+    let (o, _) = mpirun(
+        6,
+        &[],
+        &[
+            "calibrate",
+            "--quick",
+            "--ppn",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(180),
+    );
+    ok(&o);
+    let m = check_machine(&out, 3, 2);
+    let cal = m.calibration.unwrap();
+    for name in ["network.rend", "r_n"] {
+        assert!(
+            cal.fits.iter().any(|f| f.parameter == name),
+            "{name} not fitted"
+        );
+    }
+    // delta is fitted, or kept with the reason: never silently.
+    assert!(
+        cal.fits.iter().any(|f| f.parameter == "delta")
+            || cal.not_measured.iter().any(|n| n.starts_with("delta:")),
+        "{cal:?}"
+    );
+    // The loopback is said plainly, on stderr and in the file.
+    let lines = our_lines(&o);
+    assert!(
+        lines.iter().any(|l| l.contains(
+            "the 'network' figures are shared memory between 3 virtual nodes of 2 ranks"
+        )),
+        "{lines:?}"
+    );
+    assert!(cal.notes.iter().any(|n| n.contains("not a network")));
+    let csv = std::fs::read_to_string(d.path().join("virtual.measurements.csv")).unwrap();
+    assert!(csv
+        .lines()
+        .any(|r| r.starts_with("contention,network,shift 1")));
+    assert!(csv.lines().any(|r| r.starts_with("injection,network")));
+}
+
+#[test]
+fn calibrate_needs_two_ranks() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("m.json");
+    let (o, t) = mpirun(
+        1,
+        &[],
+        &["calibrate", "--out", out.to_str().unwrap()],
+        Duration::from_secs(60),
+    );
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(t < Duration::from_secs(20));
+    assert_eq!(
+        our_lines(&o),
+        ["amgcomm: calibrate needs at least 2 ranks: run it under mpirun -n 2 (or more)"]
+    );
+    assert!(!out.exists());
+}
+
+/// Bytes and messages sent per (from, to) in `dir`'s spmv and spgemm
+/// patterns, by the library's whole-file reader.
+fn pattern_traffic(dir: &Path) -> BTreeMap<(u32, u32), (u64, u64)> {
+    let mut t = BTreeMap::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.ends_with("_ptap.amgpat") {
+            continue;
+        }
+        for (_, p) in io::read(&path).unwrap().steps {
+            for m in p.messages {
+                let x = t.entry((m.from, m.to)).or_insert((0, 0));
+                x.0 += m.bytes;
+                x.1 += 1;
+            }
+        }
+    }
+    t
+}
+
+/// Point-to-point traffic per (from, to) that Open MPI's pml_monitoring
+/// counted as the program's own (lines `E from to N bytes M msgs sent`).
+fn monitored(dir: &Path, ranks: usize) -> BTreeMap<(u32, u32), (u64, u64)> {
+    let mut t = BTreeMap::new();
+    for r in 0..ranks {
+        let text = std::fs::read_to_string(dir.join(format!("prof.{r}.prof")))
+            .expect("pml_monitoring wrote a file per rank");
+        for line in text.lines().filter(|l| l.starts_with("E\t")) {
+            let f: Vec<&str> = line.split('\t').collect();
+            let num = |s: &str| s.split(' ').next().unwrap().parse::<u64>().unwrap();
+            let key = (num(f[1]) as u32, num(f[2]) as u32);
+            t.insert(key, (num(f[3]), num(f[4])));
+        }
+    }
+    t
+}
+
+/// Replays `pats` under pml_monitoring with `warmup + iterations` rounds.
+fn replay_monitored(
+    pats: &Path,
+    ranks: usize,
+    warmup: u64,
+    iterations: u64,
+    out: &Path,
+) -> BTreeMap<(u32, u32), (u64, u64)> {
+    let mon = out.with_extension("mon");
+    std::fs::create_dir_all(&mon).unwrap();
+    let prefix = mon.join("prof");
+    let (o, _) = mpirun(
+        ranks,
+        &[
+            "--mca",
+            "pml_monitoring_enable",
+            "2",
+            "--mca",
+            "pml_monitoring_enable_output",
+            "3",
+            "--mca",
+            "pml_monitoring_filename",
+            prefix.to_str().unwrap(),
+        ],
+        &[
+            "replay",
+            pats.to_str().unwrap(),
+            "--iterations",
+            &iterations.to_string(),
+            "--warmup",
+            &warmup.to_string(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(120),
+    );
+    ok(&o);
+    monitored(&mon, ranks)
+}
+
+#[test]
+fn replay_sends_exactly_the_saved_messages() {
+    let d = tempfile::tempdir().unwrap();
+    for strategy in ["standard", "node-aware-3"] {
+        let pats = d.path().join(format!("pats-{strategy}"));
+        amgcomm(&[
+            "analyze",
+            "gen:elasticity3d:6",
+            "--nodes",
+            "2",
+            "--ppn",
+            "2",
+            "--strategy",
+            strategy,
+            "--save-patterns",
+            pats.to_str().unwrap(),
+            "--out",
+            d.path()
+                .join(format!("report-{strategy}"))
+                .to_str()
+                .unwrap(),
+        ]);
+        let want = pattern_traffic(&pats);
+        assert!(!want.is_empty());
+        // The setup (sizes exchanged by MPI_Alltoallv, reductions) is the
+        // same in both runs: the difference is the timed iterations' alone.
+        let short = replay_monitored(&pats, 4, 0, 1, &d.path().join(format!("{strategy}-1.json")));
+        let long = replay_monitored(&pats, 4, 1, 3, &d.path().join(format!("{strategy}-4.json")));
+        let mut pairs: Vec<(u32, u32)> = want.keys().chain(long.keys()).copied().collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        for pair in pairs {
+            let (b0, m0) = short.get(&pair).copied().unwrap_or_default();
+            let (b1, m1) = long.get(&pair).copied().unwrap_or_default();
+            let (bw, mw) = want.get(&pair).copied().unwrap_or_default();
+            assert_eq!(
+                (b1 - b0, m1 - m0),
+                (3 * bw, 3 * mw),
+                "{strategy}: pair {pair:?}: 3 more iterations sent {} bytes in {} messages, the pattern has {bw} in {mw}",
+                b1 - b0,
+                m1 - m0
+            );
+        }
+        // The measured file: the pattern's figures, and analyze reads it.
+        let file = d.path().join(format!("{strategy}-4.json"));
+        let m: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        assert_eq!(
+            (m["ranks"].as_u64(), m["nodes"].as_u64(), m["ppn"].as_u64()),
+            (Some(4), Some(2), Some(2))
+        );
+        assert_eq!(
+            (m["iterations"].as_u64(), m["warmup"].as_u64()),
+            (Some(3), Some(1))
+        );
+        assert_eq!(m["strategy"].as_str(), Some(strategy));
+        let total_bytes: u64 = want.values().map(|v| v.0).sum();
+        let replayed: u64 = (m["levels"].as_array().unwrap().iter())
+            .flat_map(|l| ["spmv", "spgemm"].map(|op| l[op]["bytes"].as_u64().unwrap_or(0)))
+            .sum();
+        assert_eq!(replayed, total_bytes);
+        let r = amgcomm(&[
+            "analyze",
+            "gen:elasticity3d:6",
+            "--nodes",
+            "2",
+            "--ppn",
+            "2",
+            "--strategy",
+            strategy,
+            "--measured",
+            file.to_str().unwrap(),
+            "--json",
+            d.path()
+                .join(format!("overlay-{strategy}.json"))
+                .to_str()
+                .unwrap(),
+            "--out",
+            d.path()
+                .join(format!("overlay-{strategy}"))
+                .to_str()
+                .unwrap(),
+        ]);
+        let report: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(d.path().join(format!("overlay-{strategy}.json"))).unwrap(),
+        )
+        .unwrap();
+        let l0 = &report["levels"][0]["ops"]["spmv"];
+        assert_eq!(l0["measured"]["seconds"], m["levels"][0]["spmv"]["seconds"]);
+        assert!(l0["modeled_over_measured"].as_f64().unwrap() > 0.0);
+        assert!(String::from_utf8_lossy(&r.stdout).contains("measured"));
+    }
+}
+
+#[test]
+fn replay_with_another_rank_count_fails_fast_on_every_rank() {
+    let d = tempfile::tempdir().unwrap();
+    let pats = d.path().join("pats");
+    amgcomm(&[
+        "analyze",
+        "gen:poisson3d:8",
+        "--nodes",
+        "2",
+        "--ppn",
+        "2",
+        "--save-patterns",
+        pats.to_str().unwrap(),
+        "--out",
+        d.path().join("r").to_str().unwrap(),
+    ]);
+    let out = d.path().join("m.json");
+    let (o, t) = mpirun(
+        3,
+        &[],
+        &[
+            "replay",
+            pats.to_str().unwrap(),
+            "--iterations",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    assert_eq!(o.status.code().map(|c| c != 0), Some(true), "{o:?}");
+    assert!(t < Duration::from_secs(20), "took {t:?}");
+    assert_eq!(
+        our_lines(&o),
+        [format!(
+            "amgcomm: the patterns in {} were saved for 4 ranks (2 nodes x 2), this run has 3: start it with mpirun -n 4",
+            pats.display()
+        )]
+    );
+    assert!(!out.exists());
+    // A folder of no patterns, and an output inside the patterns: one
+    // line each, nothing written.
+    let empty = d.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let (o, _) = mpirun(
+        2,
+        &[],
+        &[
+            "replay",
+            empty.to_str().unwrap(),
+            "--iterations",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    let lines = our_lines(&o);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("no spmv, spgemm pattern files"),
+        "{lines:?}"
+    );
+    let inside = pats.join("m.json");
+    let (o, _) = mpirun(
+        4,
+        &[],
+        &[
+            "replay",
+            pats.to_str().unwrap(),
+            "--iterations",
+            "5",
+            "--out",
+            inside.to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let lines = our_lines(&o);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains("inside the input folder"), "{lines:?}");
+    assert!(!inside.exists());
+}
