@@ -299,7 +299,10 @@ fn calibrate_and_replay_name_the_mpi_feature() {
         vec!["replay", "no/such/dir", "--iterations", "3", "--out", o],
     ] {
         let e = fails_with(&args, &["needs MPI", "--features mpi", "mpirun"]);
-        assert!(e.starts_with(&format!("amgcomm: {} needs MPI", args[0])), "{e}");
+        assert!(
+            e.starts_with(&format!("amgcomm: {} needs MPI", args[0])),
+            "{e}"
+        );
         assert_eq!(amgcomm(&args).status.code(), Some(2));
     }
     assert!(!out.exists());

@@ -197,15 +197,16 @@ mod with_mpi {
             calibration: None,
         };
         if s.rank == 0 {
-            eprintln!(
-                "amgcomm: calibrating on {} ranks: {} nodes x {} ({} real node{}), {} socket(s) per node",
+            super::super::say(format_args!(
+                "amgcomm: calibrating on {} ranks: {} node{} x {} ({} real node{}), {} socket(s) per node",
                 s.size,
                 t.nodes,
+                if t.nodes == 1 { "" } else { "s" },
                 t.ppn,
                 t.real_nodes,
                 if t.real_nodes == 1 { "" } else { "s" },
                 sockets.per_node
-            );
+            ));
         }
         let samples = mpi::calibrate::measure(&s, &t, &sockets, &m, &schedule);
         let written = || -> Result<(), Error> {
@@ -296,13 +297,13 @@ mod with_mpi {
             a.iterations as usize,
             a.warmup as usize,
             |r| {
-                eprintln!(
+                super::super::say(format_args!(
                     "amgcomm: level {} {}: {} ({} messages)",
                     r.level,
                     r.op.name(),
                     text::time3(crate::measure::fit::median(&r.seconds)),
                     r.messages
-                )
+                ))
             },
         )
         .map_err(failed)?;

@@ -247,7 +247,7 @@ pub fn run() -> i32 {
         Ok(()) => 0,
         Err(e) => {
             if !quiet() {
-                eprintln!("amgcomm: {e}");
+                say(format_args!("amgcomm: {e}"));
             }
             e.exit_status()
         }
@@ -279,7 +279,7 @@ fn flag_error(e: clap::Error) -> i32 {
     }
     let line = line.strip_prefix("error: ").unwrap_or(&line);
     if !quiet() {
-        eprintln!("amgcomm: {line} (see amgcomm --help)");
+        say(format_args!("amgcomm: {line} (see amgcomm --help)"));
     }
     2
 }
@@ -293,16 +293,25 @@ fn install_interrupt_handler() {
         // mpirun ends the other ranks with SIGTERM when one fails: rank 0
         // has said why.
         if !quiet() {
-            eprintln!("amgcomm: interrupted; unfinished outputs removed, earlier content kept");
+            say(format_args!(
+                "amgcomm: interrupted; unfinished outputs removed, earlier content kept"
+            ));
         }
         std::process::exit(130);
     });
 }
 
+/// One line on stderr in one write: under `mpirun`, whose output
+/// forwarding interleaves what arrives in pieces, it stays whole.
+pub(crate) fn say(line: std::fmt::Arguments) {
+    let text = format!("{line}\n");
+    let _ = io::stderr().write_all(text.as_bytes());
+}
+
 /// A warning on stderr: one line, after `amgcomm: warning: `.
 pub(crate) fn warn(w: impl std::fmt::Display) {
     if !quiet() {
-        eprintln!("amgcomm: warning: {w}");
+        say(format_args!("amgcomm: warning: {w}"));
     }
 }
 
