@@ -314,7 +314,7 @@ fn replay_sends_exactly_the_saved_messages() {
             "--nodes",
             "2",
             "--ppn",
-            "2",
+            "4",
             "--strategy",
             strategy,
             "--save-patterns",
@@ -329,8 +329,8 @@ fn replay_sends_exactly_the_saved_messages() {
         assert!(!want.is_empty());
         // The setup (sizes exchanged by MPI_Alltoallv, reductions) is the
         // same in both runs: the difference is the timed iterations' alone.
-        let short = replay_monitored(&pats, 4, 0, 1, &d.path().join(format!("{strategy}-1.json")));
-        let long = replay_monitored(&pats, 4, 1, 3, &d.path().join(format!("{strategy}-4.json")));
+        let short = replay_monitored(&pats, 8, 0, 1, &d.path().join(format!("{strategy}-1.json")));
+        let long = replay_monitored(&pats, 8, 1, 3, &d.path().join(format!("{strategy}-4.json")));
         let mut pairs: Vec<(u32, u32)> = want.keys().chain(long.keys()).copied().collect();
         pairs.sort_unstable();
         pairs.dedup();
@@ -352,7 +352,7 @@ fn replay_sends_exactly_the_saved_messages() {
             serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         assert_eq!(
             (m["ranks"].as_u64(), m["nodes"].as_u64(), m["ppn"].as_u64()),
-            (Some(4), Some(2), Some(2))
+            (Some(8), Some(2), Some(4))
         );
         assert_eq!(
             (m["iterations"].as_u64(), m["warmup"].as_u64()),
@@ -370,7 +370,7 @@ fn replay_sends_exactly_the_saved_messages() {
             "--nodes",
             "2",
             "--ppn",
-            "2",
+            "4",
             "--strategy",
             strategy,
             "--measured",

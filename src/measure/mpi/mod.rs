@@ -19,13 +19,13 @@ use crate::machine::Placement;
 
 /// An MPI run: initialised on open, finalised on drop.
 pub struct Session {
-    // Dropped last: MPI_Finalize.
-    _universe: mpi::environment::Universe,
     world: SimpleCommunicator,
     /// This process's rank in the world.
     pub rank: usize,
     /// Ranks in the world.
     pub size: usize,
+    // Declared last, dropped last (fields drop in order): MPI_Finalize.
+    _universe: mpi::environment::Universe,
 }
 
 /// A failure on some rank, as every rank learns it from
@@ -47,10 +47,10 @@ impl Session {
         let world = universe.world();
         let (rank, size) = (world.rank() as usize, world.size() as usize);
         Some(Session {
-            _universe: universe,
             world,
             rank,
             size,
+            _universe: universe,
         })
     }
 
