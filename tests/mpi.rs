@@ -110,24 +110,21 @@ fn check_machine(path: &Path, nodes: usize, ppn: usize) -> Machine {
     m
 }
 
+/// `mpirun -n ranks amgcomm calibrate --quick flags --out DIR/name.json`,
+/// which must succeed.
+fn calibrate(d: &Path, name: &str, ranks: usize, flags: &[&str]) -> (Output, std::path::PathBuf) {
+    let out = d.join(format!("{name}.json"));
+    let mut args = vec!["calibrate", "--quick", "--out", out.to_str().unwrap()];
+    args.extend(flags);
+    let (o, _) = mpirun(ranks, &[], &args, Duration::from_secs(180));
+    ok(&o);
+    (o, out)
+}
+
 #[test]
 fn calibrate_writes_a_loadable_positive_machine_file() {
     let d = tempfile::tempdir().unwrap();
-    let out = d.path().join("loop.json");
-    let (o, _) = mpirun(
-        2,
-        &[],
-        &[
-            "calibrate",
-            "--quick",
-            "--name",
-            "loop",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        Duration::from_secs(120),
-    );
-    ok(&o);
+    let (o, out) = calibrate(d.path(), "loop", 2, &["--name", "loop"]);
     let m = check_machine(&out, 1, 2);
     assert_eq!(m.name, "loop");
     let cal = m.calibration.unwrap();
@@ -154,28 +151,22 @@ fn calibrate_writes_a_loadable_positive_machine_file() {
     let table = String::from_utf8_lossy(&o.stdout);
     assert_eq!(table.matches("parameter ").count(), 1, "{table}");
     assert!(table.contains("socket.rend alpha"));
-    // The file drives an analysis.
-    amgcomm(&["machine", "show", out.to_str().unwrap()]);
+    // The file drives an analysis on its 1 node x 2 ranks.
+    let r = amgcomm(&[
+        "analyze",
+        "gen:poisson3d:6",
+        "--machine",
+        out.to_str().unwrap(),
+        "--out",
+        d.path().join("report").to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&r.stdout).contains("on 1 nodes x 2 ppn = 2 ranks (loop)"));
 }
 
 #[test]
 fn calibrate_on_virtual_nodes_fits_network_injection_and_contention() {
     let d = tempfile::tempdir().unwrap();
-    let out = d.path().join("virtual.json");
-    let (o, _) = mpirun(
-        6,
-        &[],
-        &[
-            "calibrate",
-            "--quick",
-            "--ppn",
-            "2",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        Duration::from_secs(180),
-    );
-    ok(&o);
+    let (o, out) = calibrate(d.path(), "virtual", 6, &["--ppn", "2"]);
     let m = check_machine(&out, 3, 2);
     let cal = m.calibration.unwrap();
     for name in ["network.rend", "r_n"] {
@@ -308,23 +299,26 @@ fn replay_sends_exactly_the_saved_messages() {
     let d = tempfile::tempdir().unwrap();
     for strategy in ["standard", "node-aware-3"] {
         let pats = d.path().join(format!("pats-{strategy}"));
-        amgcomm(&[
-            "analyze",
-            "gen:elasticity3d:6",
-            "--nodes",
-            "2",
-            "--ppn",
-            "4",
-            "--strategy",
-            strategy,
-            "--save-patterns",
-            pats.to_str().unwrap(),
-            "--out",
-            d.path()
-                .join(format!("report-{strategy}"))
-                .to_str()
-                .unwrap(),
-        ]);
+        // gen:elasticity3d:6 on 2 nodes x 4 under the strategy, into
+        // DIR/{name}, with `extra` flags.
+        let analyze = |name: &str, extra: &[&str]| {
+            let out = d.path().join(format!("{name}-{strategy}"));
+            let mut args = vec![
+                "analyze",
+                "gen:elasticity3d:6",
+                "--nodes",
+                "2",
+                "--ppn",
+                "4",
+                "--strategy",
+                strategy,
+                "--out",
+                out.to_str().unwrap(),
+            ];
+            args.extend(extra);
+            amgcomm(&args)
+        };
+        analyze("report", &["--save-patterns", pats.to_str().unwrap()]);
         let want = pattern_traffic(&pats);
         assert!(!want.is_empty());
         // The setup (sizes exchanged by MPI_Alltoallv, reductions) is the
@@ -364,32 +358,18 @@ fn replay_sends_exactly_the_saved_messages() {
             .flat_map(|l| ["spmv", "spgemm"].map(|op| l[op]["bytes"].as_u64().unwrap_or(0)))
             .sum();
         assert_eq!(replayed, total_bytes);
-        let r = amgcomm(&[
-            "analyze",
-            "gen:elasticity3d:6",
-            "--nodes",
-            "2",
-            "--ppn",
-            "4",
-            "--strategy",
-            strategy,
-            "--measured",
-            file.to_str().unwrap(),
-            "--json",
-            d.path()
-                .join(format!("overlay-{strategy}.json"))
-                .to_str()
-                .unwrap(),
-            "--out",
-            d.path()
-                .join(format!("overlay-{strategy}"))
-                .to_str()
-                .unwrap(),
-        ]);
-        let report: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(d.path().join(format!("overlay-{strategy}.json"))).unwrap(),
-        )
-        .unwrap();
+        let json = d.path().join(format!("overlay-{strategy}.json"));
+        let r = analyze(
+            "overlay",
+            &[
+                "--measured",
+                file.to_str().unwrap(),
+                "--json",
+                json.to_str().unwrap(),
+            ],
+        );
+        let report: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
         let l0 = &report["levels"][0]["ops"]["spmv"];
         assert_eq!(l0["measured"]["seconds"], m["levels"][0]["spmv"]["seconds"]);
         assert!(l0["modeled_over_measured"].as_f64().unwrap() > 0.0);

@@ -98,7 +98,6 @@ pub(crate) use with_mpi::{calibrate, replay};
 mod with_mpi {
     use super::*;
 
-    use crate::machine::Machine;
     use crate::measure::calibrate::{self as cal, Schedule, Setup};
     use crate::measure::mpi::{self, Failure, Session};
     use crate::measure::replay::{self as rep, RankPart, Run};
@@ -185,17 +184,34 @@ mod with_mpi {
         } else {
             Schedule::full(a.max_bytes)
         };
-        let placement = t.placement.unwrap_or(crate::machine::Placement::Smp);
-        let m = Machine {
+        let mut notes = vec![sockets.note.clone()];
+        if t.placement.is_none() {
+            notes
+                .push("ranks are neither in node blocks nor round-robin: the file says smp".into());
+        }
+        let setup = Setup {
             name: a.name.clone(),
             nodes: t.nodes,
             ppn: t.ppn,
             sockets_per_node: sockets.per_node,
             nodes_per_router: a.nodes_per_router,
-            placement,
-            params: crate::machine::Params::bluewaters(),
-            calibration: None,
+            placement: t.placement.unwrap_or(crate::machine::Placement::Smp),
+            thresholds: a
+                .eager_threshold
+                .zip(a.rendezvous_threshold)
+                .map(|(e, r)| [e, r]),
+            ranks: s.size,
+            real_nodes: t.real_nodes,
+            mpi_library: Session::library_version(),
+            date: cal::utc_now(),
+            quick: a.quick,
+            measurements: csv
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+            notes,
         };
+        // The router box for the contention test's hops.
+        let m = setup.machine(crate::machine::Params::bluewaters());
         if s.rank == 0 {
             super::super::say(format_args!(
                 "amgcomm: calibrating on {} ranks: {} node{} x {} ({} real node{}), {} socket(s) per node",
@@ -213,35 +229,7 @@ mod with_mpi {
             if s.rank != 0 {
                 return Ok(());
             }
-            let mut notes = vec![sockets.note.clone()];
-            if t.placement.is_none() {
-                notes.push(
-                    "ranks are neither in node blocks nor round-robin: the file says smp".into(),
-                );
-            }
-            let setup = Setup {
-                name: a.name.clone(),
-                nodes: t.nodes,
-                ppn: t.ppn,
-                sockets_per_node: sockets.per_node,
-                nodes_per_router: a.nodes_per_router,
-                placement,
-                thresholds: a
-                    .eager_threshold
-                    .zip(a.rendezvous_threshold)
-                    .map(|(e, r)| [e, r]),
-                ranks: s.size,
-                real_nodes: t.real_nodes,
-                mpi_library: Session::library_version(),
-                date: cal::utc_now(),
-                quick: a.quick,
-                measurements: csv
-                    .file_name()
-                    .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
-                notes,
-            };
-            let c = cal::fit_machine(&samples, &setup)
-                .map_err(|e| Error::Usage(format!("calibrate: {e}")))?;
+            let c = cal::fit_machine(&samples, &setup)?;
             super::super::write_file(&csv, &cal::csv(&samples))?;
             super::super::write_file(&a.out, &pretty_json(&c.machine))?;
             for w in &c.warnings {

@@ -141,6 +141,9 @@ pub(crate) enum Error {
     /// An input whose hierarchy would not fit in memory.
     #[error("{0}")]
     InputMemory(crate::memory::TooLarge),
+    /// Measurements that do not make a machine.
+    #[error("calibrate: {0}")]
+    Calibrate(#[from] crate::measure::calibrate::FitError),
     /// Saved patterns that cannot be replayed.
     #[error(transparent)]
     Replay(#[from] crate::measure::replay::ReplayError),
@@ -176,7 +179,8 @@ impl Error {
             | Error::Variant(_)
             | Error::Output(_)
             | Error::Memory(_)
-            | Error::Load(LoadError::Spec { .. }) => 2,
+            | Error::Load(LoadError::Spec { .. })
+            | Error::Calibrate(crate::measure::calibrate::FitError::TooFewSizes(_)) => 2,
             #[cfg(feature = "mpi")]
             Error::Agreed { status, .. } => *status,
             _ => 1,

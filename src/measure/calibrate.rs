@@ -204,6 +204,22 @@ pub struct Setup {
     pub notes: Vec<String>,
 }
 
+impl Setup {
+    /// The machine of this run with `params`.
+    pub fn machine(&self, params: Params) -> Machine {
+        Machine {
+            name: self.name.clone(),
+            nodes: self.nodes,
+            ppn: self.ppn,
+            sockets_per_node: self.sockets_per_node,
+            nodes_per_router: self.nodes_per_router,
+            placement: self.placement,
+            params,
+            calibration: None,
+        }
+    }
+}
+
 /// A fitted machine and what its reader should be warned of.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Calibrated {
@@ -548,16 +564,7 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
     }
     // delta: the time beyond max-rate and one queue search, against
     // h^3 B / routers.
-    let m = Machine {
-        name: setup.name.clone(),
-        nodes: setup.nodes,
-        ppn: setup.ppn,
-        sockets_per_node: setup.sockets_per_node,
-        nodes_per_router: setup.nodes_per_router,
-        placement: setup.placement,
-        params: params.clone(),
-        calibration: None,
-    };
+    let m = setup.machine(params.clone());
     let routers = m.routers() as f64;
     let cont: Vec<(f64, f64)> = samples
         .iter()

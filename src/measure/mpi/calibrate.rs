@@ -5,10 +5,10 @@
 //! wait in [`Session::quiet_barrier`], asleep, so that on a computer with
 //! fewer cores than ranks the measuring ranks keep the cores.
 
-use mpi::topology::{Color, Communicator, SimpleCommunicator};
+use mpi::topology::{Color, Communicator, Process, SimpleCommunicator};
 use mpi::traits::*;
 
-use super::{Session, Topology};
+use super::{exchange, Session, Topology};
 use crate::machine::{Locality, Machine};
 use crate::measure::calibrate::{Experiment, Sample, Schedule};
 use crate::measure::fit::median;
@@ -150,10 +150,16 @@ fn group(s: &Session, members: &[usize]) -> Option<SimpleCommunicator> {
     s.world().split_by_color(color)
 }
 
-/// Repetitions that fill a batch of about `seconds`, from one timed
-/// exchange.
-fn repetitions(seconds: f64, one: f64) -> u64 {
-    (seconds / one.max(1e-7)).clamp(1.0, 10_000.0) as u64
+/// Repetitions that fill a batch of about `seconds`, from one exchange
+/// `a` timed; `a` sends its count to its peer, so both run as many.
+fn repetitions(peer: &Process, me_a: bool, seconds: f64, one: f64) -> u64 {
+    let mut reps = (seconds / one.max(1e-7)).clamp(1.0, 10_000.0) as u64;
+    if me_a {
+        peer.send_with_tag(&reps, CONTROL);
+    } else {
+        peer.receive_into_with_tag(&mut reps, CONTROL);
+    }
+    reps
 }
 
 /// A sample of `batches` (seconds each): their median and minimum.
@@ -228,12 +234,7 @@ fn pingpong(s: &Session, locality: Locality, a: usize, b: usize, o: &Schedule) -
         round(m);
         let t0 = mpi::time();
         round(m);
-        let mut reps = repetitions(o.batch_seconds, mpi::time() - t0);
-        if me_a {
-            peer.send_with_tag(&reps, CONTROL);
-        } else {
-            peer.receive_into_with_tag(&mut reps, CONTROL);
-        }
+        let reps = repetitions(&peer, me_a, o.batch_seconds, mpi::time() - t0);
         let mut batches = Vec::with_capacity(o.batches);
         for _ in 0..o.batches {
             let t0 = mpi::time();
@@ -307,12 +308,8 @@ fn queue(s: &Session, a: usize, b: usize, o: &Schedule) -> Vec<Sample> {
                 }
             };
             exchange();
-            let mut reps = repetitions(o.batch_seconds, exchange());
-            if me_a {
-                peer.send_with_tag(&reps, CONTROL);
-            } else {
-                peer.receive_into_with_tag(&mut reps, CONTROL);
-            }
+            let one = exchange();
+            let reps = repetitions(&peer, me_a, o.batch_seconds, one);
             let mut batches = Vec::with_capacity(o.batches);
             for _ in 0..o.batches {
                 let total: f64 = (0..reps).map(|_| exchange()).sum();
@@ -340,37 +337,6 @@ fn queue(s: &Session, a: usize, b: usize, o: &Schedule) -> Vec<Sample> {
     out
 }
 
-/// One exchange of `sends` (to, bytes) and `recvs` (from, bytes) of this
-/// rank, each message its own buffer region; blocks until done.
-fn exchange(
-    w: &SimpleCommunicator,
-    sends: &[(usize, usize)],
-    recvs: &[(usize, usize)],
-    sbuf: &[u8],
-    rbuf: &mut [u8],
-) {
-    mpi::request::multiple_scope(sends.len() + recvs.len(), |scope, coll| {
-        let mut rest: &mut [u8] = rbuf;
-        for &(from, bytes) in recvs {
-            let (head, tail) = rest.split_at_mut(bytes);
-            rest = tail;
-            coll.add(
-                w.process_at_rank(from as i32)
-                    .immediate_receive_into_with_tag(scope, head, DATA),
-            );
-        }
-        for &(to, bytes) in sends {
-            coll.add(w.process_at_rank(to as i32).immediate_send_with_tag(
-                scope,
-                &sbuf[..bytes],
-                DATA,
-            ));
-        }
-        let mut done = Vec::new();
-        coll.wait_all(&mut done);
-    });
-}
-
 /// Every rank in `messages` (from, to) sends `bytes` to its partner at
 /// once; per batch, the slowest participant's mean over `reps`, on the
 /// group's first rank. Collective over the world (the rest wait asleep).
@@ -387,7 +353,6 @@ fn simultaneous(
     let comm = group(s, &members);
     let mut out = Vec::new();
     if let Some(g) = comm {
-        let w = s.world();
         let sends: Vec<(usize, usize)> = messages
             .iter()
             .filter(|m| m.0 == s.rank)
@@ -400,12 +365,12 @@ fn simultaneous(
             .collect();
         let sbuf = vec![3u8; bytes];
         let mut rbuf = vec![0u8; bytes * recvs.len()];
-        exchange(w, &sends, &recvs, &sbuf, &mut rbuf);
+        exchange(s, &sends, &recvs, &sbuf, &mut rbuf, DATA);
         for _ in 0..batches {
             g.barrier();
             let t0 = mpi::time();
             for _ in 0..reps {
-                exchange(w, &sends, &recvs, &sbuf, &mut rbuf);
+                exchange(s, &sends, &recvs, &sbuf, &mut rbuf, DATA);
             }
             let t = (mpi::time() - t0) / reps as f64;
             let root = g.process_at_rank(0);

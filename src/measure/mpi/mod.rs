@@ -192,6 +192,42 @@ impl Session {
     }
 }
 
+/// One exchange of this rank in one step: a receive posted for every
+/// (sender, bytes) of `recvs`, each into its own region of `rbuf`, then a
+/// send of every (receiver, bytes) of `sends` from `sbuf` (sends may share
+/// a buffer), then a wait for all. MPI keeps the order of the messages
+/// between two ranks on one tag, so repeated pairs match in order.
+pub fn exchange(
+    s: &Session,
+    sends: &[(usize, usize)],
+    recvs: &[(usize, usize)],
+    sbuf: &[u8],
+    rbuf: &mut [u8],
+    tag: i32,
+) {
+    let w = s.world();
+    mpi::request::multiple_scope(sends.len() + recvs.len(), |scope, coll| {
+        let mut rest: &mut [u8] = rbuf;
+        for &(from, bytes) in recvs {
+            let (head, tail) = rest.split_at_mut(bytes);
+            rest = tail;
+            coll.add(
+                w.process_at_rank(from as i32)
+                    .immediate_receive_into_with_tag(scope, head, tag),
+            );
+        }
+        for &(to, bytes) in sends {
+            coll.add(w.process_at_rank(to as i32).immediate_send_with_tag(
+                scope,
+                &sbuf[..bytes],
+                tag,
+            ));
+        }
+        let mut done = Vec::new();
+        coll.wait_all(&mut done);
+    });
+}
+
 /// Where the ranks of the run are: the nodes MPI reports (ranks sharing
 /// memory, `MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)`), and the nodes
 /// the measurements use, which `--ppn K` may cut into virtual nodes of K

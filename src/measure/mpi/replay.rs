@@ -6,10 +6,9 @@
 //! timings reduced after), so the point-to-point traffic is exactly the
 //! pattern's.
 
-use mpi::topology::Communicator;
 use mpi::traits::*;
 
-use super::{Failure, Session};
+use super::{exchange, Failure, Session};
 use crate::comm::io::PatternIndex;
 use crate::measure::replay::{RankPart, Replayed};
 
@@ -63,32 +62,6 @@ fn incoming(s: &Session, sends: &[(u32, u64)]) -> Vec<(usize, usize)> {
         }
     }
     out
-}
-
-/// One exchange of one step: receives posted first, then sends, then
-/// wait for all.
-fn exchange(s: &Session, step: &Step, sbuf: &[u8], rbuf: &mut [u8]) {
-    let w = s.world();
-    mpi::request::multiple_scope(step.sends.len() + step.recvs.len(), |scope, coll| {
-        let mut rest: &mut [u8] = rbuf;
-        for &(from, bytes) in &step.recvs {
-            let (head, tail) = rest.split_at_mut(bytes);
-            rest = tail;
-            coll.add(
-                w.process_at_rank(from as i32)
-                    .immediate_receive_into_with_tag(scope, head, TAG),
-            );
-        }
-        for &(to, bytes) in &step.sends {
-            coll.add(w.process_at_rank(to as i32).immediate_send_with_tag(
-                scope,
-                &sbuf[..bytes],
-                TAG,
-            ));
-        }
-        let mut done = Vec::new();
-        coll.wait_all(&mut done);
-    });
 }
 
 /// Replays every file (collective): `parts[k]` is this rank's part of
@@ -171,7 +144,7 @@ pub fn replay(
             s.world().barrier();
             let t0 = mpi::time();
             for st in &steps {
-                exchange(s, st, &sbuf, &mut rbuf);
+                exchange(s, &st.sends, &st.recvs, &sbuf, &mut rbuf, TAG);
             }
             let t = mpi::time() - t0;
             if it >= warmup {
