@@ -1,7 +1,7 @@
 //! Defining properties of the coarsenings and interpolations, on every
 //! level of real hierarchies, and operator complexity against hypre.
 
-use amgcomm::amg::strength::strength_graph;
+use amgcomm::amg::strength::strength_graph_on;
 use amgcomm::amg::{self, Coarsening, Hierarchy, Interpolation, Options, Preset};
 use amgcomm::matrix::gen::{Kind, Problem};
 use amgcomm::matrix::{csr, Csr};
@@ -77,6 +77,17 @@ fn cases() -> Vec<(&'static str, Csr, Options)> {
     ]
 }
 
+/// Level `l`'s strength graph, each row's unknown carried from the finest
+/// level (`i % num_functions`) through the C points.
+fn strength_of(h: &amg::Hierarchy, l: usize, o: &Options) -> Csr {
+    let nf = o.strength.num_functions;
+    let mut f: Vec<u8> = (0..h.levels[0].a.rows()).map(|i| (i % nf) as u8).collect();
+    for level in &h.levels[..l] {
+        f = level.coarse_points.iter().map(|&c| f[c as usize]).collect();
+    }
+    strength_graph_on(&h.levels[l].a, &o.strength, &f)
+}
+
 fn with(o: &Options, coarsening: Coarsening, interpolation: Interpolation) -> Options {
     let mut o = o.clone();
     o.coarsening = coarsening;
@@ -91,7 +102,7 @@ fn pmis_c_points_are_a_maximal_independent_set() {
         let h = amg::build(&a, &o, &mut |_, _| {}).unwrap();
         assert!(h.levels.len() >= 3, "{name}");
         for l in 0..h.levels.len() - 1 {
-            let s: Csr = strength_graph(&h.levels[l].a, &o.strength);
+            let s: Csr = strength_of(&h, l, &o);
             let st: Csr = s.transpose_view().to_csr();
             let split = splitting(&h, l);
             for i in 0..split.len() {
@@ -123,7 +134,7 @@ fn rs_and_hmis_f_points_depend_on_a_c_point() {
             let o = with(&o, coarsening, Interpolation::ExtendedI);
             let h = amg::build(&a, &o, &mut |_, _| {}).unwrap();
             for l in 0..h.levels.len() - 1 {
-                let s = strength_graph(&h.levels[l].a, &o.strength);
+                let s = strength_of(&h, l, &o);
                 let split = splitting(&h, l);
                 for i in 0..split.len() {
                     let si = row(&s, i);

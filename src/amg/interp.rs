@@ -20,6 +20,7 @@
 
 use super::coarsen::Splitting;
 use super::raw::RawCsr;
+use super::strength::Functions;
 
 /// PyAMG's `C.multiply(A)` after `C.data[:] = 1`: the strength pattern `c`
 /// with the values of `a`, plus, as SciPy's
@@ -253,9 +254,13 @@ pub fn classical(a: &RawCsr, c: &RawCsr, splitting: &Splitting) -> RawCsr {
 /// with `d_k = sum_{l in C^_i or l = i} a~_kl`; a strong F neighbour with
 /// `d_k = 0` is lumped into the diagonal. With `num_functions > 1`, weak
 /// couplings to other functions are dropped (hypre's unknown approach).
-pub fn extended_i(a: &RawCsr, c: &RawCsr, splitting: &Splitting, num_functions: usize) -> RawCsr {
+pub(crate) fn extended_i(
+    a: &RawCsr,
+    c: &RawCsr,
+    splitting: &Splitting,
+    functions: Functions,
+) -> RawCsr {
     let (map, nc) = coarse_index(splitting);
-    let nf = num_functions.max(1);
     // Per task: position of a column in the current row of P (or MAX),
     // and whether a column is a strong neighbour of i.
     RawCsr::from_row_fn_with(
@@ -293,7 +298,7 @@ pub fn extended_i(a: &RawCsr, c: &RawCsr, splitting: &Splitting, num_functions: 
                 }
             }
             let in_hat = |j: usize| pos[j] != usize::MAX;
-            let same_function = |j: usize| nf == 1 || j % nf == i % nf;
+            let same_function = |j: usize| functions.same(i, j);
             let (aj, ax) = a.row(i);
             let mut diagonal = 0.0;
             for (&j, &x) in aj.iter().zip(ax) {
@@ -437,7 +442,7 @@ mod tests {
         };
         let c = strength(&a, &o);
         let split = vec![true, false, false, true];
-        let p = extended_i(&a, &c, &split, 1);
+        let p = extended_i(&a, &c, &split, Functions::One);
         assert_eq!(p.ncols, 2);
         let row = |i: usize| {
             let (c, v) = p.row(i);

@@ -8,6 +8,7 @@
 
 mod coarsen;
 pub mod diagnose;
+pub mod glibc_rand;
 mod interp;
 pub mod levels_io;
 mod rap;
@@ -15,6 +16,7 @@ pub(crate) mod raw;
 pub mod strength;
 
 use clap::ValueEnum;
+use rayon::prelude::*;
 
 use crate::matrix::Csr;
 use raw::RawCsr;
@@ -29,8 +31,16 @@ pub enum Coarsening {
     Rs2,
     /// Parallel modified independent set (De Sterck, Yang, Heys 2006).
     Pmis,
-    /// HMIS: RS first pass on each rank's part, then PMIS (hypre's default).
+    /// HMIS: the RS first pass, then PMIS for the points it left without a
+    /// strong C point, over the whole matrix (hypre's default splitting,
+    /// without ranks).
     Hmis,
+    /// HMIS as RAPtor 2018 runs it on the ranks' row blocks: RS first
+    /// pass within each rank, rank-boundary rows undecided again, then
+    /// PMIS with RAPtor's weights (glibc rand, srand(2448422 + the rank's
+    /// first row)); one block when the matrix carries no ownership.
+    #[value(name = "hmis-raptor")]
+    HmisRaptor,
     /// Cleary-Luby-Jones-Plassmann.
     Cljp,
 }
@@ -70,6 +80,14 @@ pub enum BuildError {
     /// Strength by unknowns with no unknown per node.
     #[error("num_functions must be at least 1")]
     NumFunctions,
+    /// Row blocks that do not tile the rows.
+    #[error("the ranks' row blocks do not tile the {rows} rows (for {ranks} ranks)")]
+    Blocks {
+        /// Rows of the matrix.
+        rows: usize,
+        /// Ranks given.
+        ranks: usize,
+    },
     /// Unknowns per node that do not tile the rows.
     #[error("{rows} rows are not a multiple of num_functions {num_functions} (unknowns per node)")]
     NumFunctionsRows {
@@ -131,9 +149,22 @@ pub enum Preset {
     /// 0.25, RS without second pass, classical interpolation, max_coarse
     /// 10, max_levels 30.
     Pyamg,
-    /// The EuroMPI'18 elasticity setting (RAPtor): signed strength theta
-    /// 0.5, num_functions 3, HMIS, extended+i, max_coarse 50, max_levels 25.
+    /// An approximation of the EuroMPI'18 elasticity setting with hypre's
+    /// rules: signed strength theta 0.5, num_functions 3, HMIS,
+    /// extended+i, max_coarse 50, max_levels 25 (raptor-2018 is RAPtor's
+    /// own code of the study).
     RaptorElasticity,
+    /// RAPtor as the EuroMPI'18 study ran it (examples/benchmark_matops.cpp
+    /// and raptor/multilevel/par_multilevel.hpp at commit c00e9d6,
+    /// 2018-06-07): ParRugeStubenSolver with strength threshold 0.5
+    /// (benchmark, mfem_system 2), RAPtor's classical strength (strict,
+    /// min-based, no row-sum test; par_strength.cpp) on num_variables 3
+    /// (mfem_linear_elasticity.cpp), HMIS (split_hmis: RS inside each rank,
+    /// then PMIS with weights srand(2448422 + first_local_row); rand() /
+    /// RAND_MAX), extended interpolation without truncation
+    /// (par_interpolation.cpp), max_coarse 50, max_levels 25.
+    #[value(name = "raptor-2018")]
+    Raptor2018,
 }
 
 impl Preset {
@@ -183,6 +214,21 @@ impl Preset {
                     num_functions: 3,
                 },
                 coarsening: Coarsening::Hmis,
+                interpolation: Interpolation::ExtendedI,
+                p_max_elmts: 0,
+                trunc_factor: 0.0,
+                seed: 0,
+                max_coarse: 50,
+                max_levels: 25,
+            },
+            Preset::Raptor2018 => Options {
+                strength: StrengthOptions {
+                    rule: Rule::Raptor,
+                    theta: 0.5,
+                    max_row_sum: 1.0,
+                    num_functions: 3,
+                },
+                coarsening: Coarsening::HmisRaptor,
                 interpolation: Interpolation::ExtendedI,
                 p_max_elmts: 0,
                 trunc_factor: 0.0,
@@ -283,6 +329,22 @@ pub fn build_owned(
     o: &Options,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Hierarchy, BuildError> {
+    let rows = a.rows();
+    build_ranked(a, &[0, rows], o, progress)
+}
+
+/// [`build_owned`] on a matrix whose rows the ranks own in blocks (rank
+/// `r` owns rows `blocks[r]..blocks[r+1]`), as a solver sees it after its
+/// own partition ([`crate::matrix::Matrix::ownership`]). The coarse rows
+/// stay with the rank of their C point. Only `hmis-raptor` uses the
+/// blocks (and RAPtor's per-rank random weights); every other splitting
+/// gives the same hierarchy as without them.
+pub fn build_ranked(
+    a: Csr,
+    blocks: &[usize],
+    o: &Options,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Hierarchy, BuildError> {
     if a.rows() != a.cols() {
         return Err(BuildError::NotSquare {
             rows: a.rows(),
@@ -297,6 +359,31 @@ pub fn build_owned(
             num_functions: nf,
         });
     }
+    if blocks.first() != Some(&0)
+        || blocks.last() != Some(&a.rows())
+        || blocks.windows(2).any(|w| w[0] > w[1])
+    {
+        return Err(BuildError::Blocks {
+            rows: a.rows(),
+            ranks: blocks.len().saturating_sub(1),
+        });
+    }
+    // RAPtor draws each rank's weights once, from its first row, and uses
+    // them by local index on every level (form_rand_weights).
+    let raptor_random: Vec<Vec<f64>> = if o.coarsening == Coarsening::HmisRaptor {
+        blocks
+            .par_windows(2)
+            .map(|w| {
+                let mut g = glibc_rand::GlibcRand::new(2_448_422u32.wrapping_add(w[0] as u32));
+                (w[0]..w[1]).map(|_| g.next_unit()).collect()
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut blocks = blocks.to_vec();
+    // Each row's unknown on the coarse levels: its C point's.
+    let mut functions: Option<Vec<u8>> = None;
     let mut levels = Vec::new();
     let mut times = SetupTimes::default();
     let mut clock = std::time::Instant::now();
@@ -317,7 +404,11 @@ pub fn build_owned(
             break;
         }
         lap(&mut 0.0);
-        let c = strength::strength(&current, &o.strength);
+        let fns = match &functions {
+            Some(f) => strength::Functions::Listed(f),
+            None => strength::Functions::finest(nf),
+        };
+        let c = strength::strength_on(&current, &o.strength, fns);
         let s = strength::without_diagonal_sorted(&c);
         let st = s.transpose();
         lap(&mut times.strength);
@@ -329,6 +420,13 @@ pub fn build_owned(
             Coarsening::Pmis => coarsen::pmis(&s, &st, seed),
             Coarsening::Hmis => coarsen::hmis(&s, &st, seed),
             Coarsening::Cljp => coarsen::cljp(&s, &st, seed),
+            Coarsening::HmisRaptor => {
+                let mut random = vec![0.0; current.nrows];
+                for (b, w) in blocks.windows(2).enumerate() {
+                    random[w[0]..w[1]].copy_from_slice(&raptor_random[b][..w[1] - w[0]]);
+                }
+                coarsen::hmis_raptor(&s, &st, &blocks, &random)
+            }
         };
         drop((s, st));
         lap(&mut times.coarsening);
@@ -343,9 +441,7 @@ pub fn build_owned(
         let mut p = match o.interpolation {
             Interpolation::Direct => interp::direct(&current, &c, &splitting),
             Interpolation::Classical => interp::classical(&current, &c, &splitting),
-            Interpolation::ExtendedI => {
-                interp::extended_i(&current, &c, &splitting, o.strength.num_functions)
-            }
+            Interpolation::ExtendedI => interp::extended_i(&current, &c, &splitting, fns),
         };
         if o.p_max_elmts > 0 || o.trunc_factor > 0.0 {
             p = interp::truncate(&p, o.trunc_factor, o.p_max_elmts);
@@ -356,6 +452,17 @@ pub fn build_owned(
         lap(&mut times.interpolation);
         let next = rap::galerkin(&current, &p);
         lap(&mut times.rap);
+        if nf > 1 {
+            let all = fns.to_vec(current.nrows);
+            functions = Some(coarse_points.iter().map(|&i| all[i as usize]).collect());
+        }
+        // A rank's coarse rows: its C points, in order.
+        let mut coarse_blocks = vec![0usize; blocks.len()];
+        for (b, w) in blocks.windows(2).enumerate() {
+            coarse_blocks[b + 1] =
+                coarse_blocks[b] + splitting[w[0]..w[1]].iter().filter(|&&c| c).count();
+        }
+        blocks = coarse_blocks;
         levels.push(Level {
             a: current.into_csr(),
             p: Some(p.to_csr()),

@@ -10,9 +10,16 @@
 //! - `symmetric` (PyAMG's `symmetric_strength_of_connection`):
 //!   `|a_ij|^2 >= theta^2 |a_ii| |a_jj|`, a symmetric relation.
 //!
+//! - `raptor` (RAPtor 2018, `raptor/par_strength.cpp`,
+//!   `classical_strength`): for `a_ii > 0`, `a_ij < theta * min_{k != i}
+//!   a_ik` (strictly; mirrored for `a_ii < 0`), the minimum started at
+//!   `RAND_MAX` and taken over the same unknown's off-diagonals, no row-sum
+//!   test (a row whose couplings are all positive has none strong).
+//!
 //! With `num_functions > 1` only couplings between unknowns of the same
-//! function (`i % num_functions`) are considered, as hypre's unknown-based
-//! systems AMG does.
+//! function are considered, as hypre's and RAPtor's unknown-based systems
+//! AMG do: on the finest level function `i % num_functions`, on coarser
+//! ones the function of the C point each row came from ([`Functions`]).
 //!
 //! The result keeps `A`'s row order and values, and stores the diagonal as
 //! PyAMG's `C` does; [`strength_graph`] gives the graph the splittings
@@ -33,6 +40,53 @@ pub enum Rule {
     Signed,
     /// PyAMG's symmetric: `|a_ij|^2 >= theta^2 |a_ii a_jj|`.
     Symmetric,
+    /// RAPtor 2018's classical: `a_ij < theta min_k a_ik` for `a_ii > 0`
+    /// (mirrored for `a_ii < 0`), strictly, no row-sum test.
+    Raptor,
+}
+
+/// Which unknown (function) each row of a level is, for the unknown
+/// approach to systems: `i % k` on the finest level, the C points'
+/// functions on the coarser ones (hypre's `dof_func`, RAPtor's
+/// `variables`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Functions<'a> {
+    /// One function: every coupling counts.
+    One,
+    /// Row `i` is function `i % k`.
+    Modulo(usize),
+    /// Row `i` is function `f[i]`.
+    Listed(&'a [u8]),
+}
+
+impl Functions<'_> {
+    /// Whether rows `i` and `j` are the same function.
+    #[inline]
+    pub(crate) fn same(&self, i: usize, j: usize) -> bool {
+        match *self {
+            Functions::One => true,
+            Functions::Modulo(k) => i % k == j % k,
+            Functions::Listed(f) => f[i] == f[j],
+        }
+    }
+
+    /// The functions of the finest level: `i % num_functions`.
+    pub(crate) fn finest(num_functions: usize) -> Functions<'static> {
+        if num_functions <= 1 {
+            Functions::One
+        } else {
+            Functions::Modulo(num_functions)
+        }
+    }
+
+    /// Each row's function as a list (`rows` rows).
+    pub(crate) fn to_vec(self, rows: usize) -> Vec<u8> {
+        match self {
+            Functions::One => vec![0; rows],
+            Functions::Modulo(k) => (0..rows).map(|i| (i % k) as u8).collect(),
+            Functions::Listed(f) => f.to_vec(),
+        }
+    }
 }
 
 /// The strength-of-connection settings.
@@ -49,16 +103,29 @@ pub struct StrengthOptions {
     pub num_functions: usize,
 }
 
-/// The strength graph the coarsenings see: strong connections of `a`
-/// without the diagonal, rows sorted, values of `a`.
+/// The strength graph the coarsenings see on the finest level: strong
+/// connections of `a` without the diagonal, rows sorted, values of `a`.
 pub fn strength_graph(a: &Csr, o: &StrengthOptions) -> Csr {
     without_diagonal_sorted(&strength(&RawCsr::from_csr(a), o)).to_csr()
 }
 
-/// Strong connections of `a`: pattern with the diagonal, values of `a`, in
-/// `a`'s stored order. Exact zeros are never kept.
+/// [`strength_graph`] on a coarse level, whose rows' unknowns (functions)
+/// are `functions`: the finest level's `i % num_functions` carried to each
+/// C point.
+pub fn strength_graph_on(a: &Csr, o: &StrengthOptions, functions: &[u8]) -> Csr {
+    let raw = RawCsr::from_csr(a);
+    without_diagonal_sorted(&strength_on(&raw, o, Functions::Listed(functions))).to_csr()
+}
+
+/// Strong connections of `a` on the finest level (functions `i %
+/// num_functions`): pattern with the diagonal, values of `a`, in `a`'s
+/// stored order. Exact zeros are never kept.
 pub(crate) fn strength(a: &RawCsr, o: &StrengthOptions) -> RawCsr {
-    let nf = o.num_functions.max(1);
+    strength_on(a, o, Functions::finest(o.num_functions))
+}
+
+/// [`strength`] with the rows' functions given.
+pub(crate) fn strength_on(a: &RawCsr, o: &StrengthOptions, functions: Functions) -> RawCsr {
     // |a_ii| for the symmetric rule (duplicates summed, as PyAMG does).
     let diags: Vec<f64> = if o.rule == Rule::Symmetric {
         (0..a.nrows)
@@ -78,7 +145,7 @@ pub(crate) fn strength(a: &RawCsr, o: &StrengthOptions) -> RawCsr {
     };
     RawCsr::from_row_fn(a.nrows, a.ncols, |i, cols, vals| {
         let (c, v) = a.row(i);
-        let same_function = |j: u32| nf == 1 || j as usize % nf == i % nf;
+        let same_function = |j: u32| functions.same(i, j as usize);
         let threshold = match o.rule {
             Rule::Abs => {
                 // PyAMG starts the maximum at the smallest normal double.
@@ -92,6 +159,7 @@ pub(crate) fn strength(a: &RawCsr, o: &StrengthOptions) -> RawCsr {
             }
             Rule::Signed => signed_threshold(i, c, v, o, &same_function),
             Rule::Symmetric => Some((o.theta * o.theta * diags[i], 1.0)),
+            Rule::Raptor => Some(raptor_threshold(i, c, v, o.theta, &same_function)),
         };
         let start = cols.len();
         for (&j, &x) in c.iter().zip(v) {
@@ -103,6 +171,9 @@ pub(crate) fn strength(a: &RawCsr, o: &StrengthOptions) -> RawCsr {
                     (Rule::Symmetric, Some((t, _))) => {
                         same_function(j) && x * x >= t * diags[j as usize]
                     }
+                    // Below the threshold for a positive diagonal, above
+                    // it for a negative one.
+                    (Rule::Raptor, Some((t, s))) => same_function(j) && s * x < s * t,
                 };
             if strong {
                 cols.push(j);
@@ -111,6 +182,34 @@ pub(crate) fn strength(a: &RawCsr, o: &StrengthOptions) -> RawCsr {
         }
         drop_scaled_zeros(cols, vals, start);
     })
+}
+
+/// RAPtor 2018's threshold (`classical_strength`): the diagonal is the
+/// row's entry in column `i` (0 if none); for `a_ii >= 0` the smallest
+/// same-function off-diagonal, started at `RAND_MAX`, times theta, and
+/// `s = 1`; for `a_ii < 0` the largest, started at `-RAND_MAX`, and `s =
+/// -1`. Strong: `s a_ij < s t`.
+fn raptor_threshold(
+    i: usize,
+    c: &[u32],
+    v: &[f64],
+    theta: f64,
+    same_function: &dyn Fn(u32) -> bool,
+) -> (f64, f64) {
+    const RAND_MAX: f64 = 2_147_483_647.0;
+    let diag = c
+        .iter()
+        .zip(v)
+        .find(|(&j, _)| j as usize == i)
+        .map_or(0.0, |(_, &x)| x);
+    let s = if diag < 0.0 { -1.0 } else { 1.0 };
+    let mut scale = s * RAND_MAX;
+    for (&j, &x) in c.iter().zip(v) {
+        if j as usize != i && same_function(j) && s * x < s * scale {
+            scale = x;
+        }
+    }
+    (theta * scale, s)
 }
 
 /// PyAMG scales each row of `S` by `1 / max |s_ij|` (NaN ignored, the
@@ -272,6 +371,39 @@ mod tests {
         assert_eq!(s.row(0).0, &[0, 1]);
         assert_eq!(s.row(1).0, &[1, 0]);
         assert_eq!(s.row(2).0, &[2]);
+    }
+
+    #[test]
+    fn raptor_rule_by_hand() {
+        // Row 0 (diagonal 4): min off-diagonal -2, threshold -1 (theta 0.5):
+        // -2 strong, -1 not (strictly below), 0.5 not. Row 1: no negative
+        // off-diagonal, min 1, threshold 0.5: nothing is below it. Row 2
+        // (negative diagonal): max 3, threshold 1.5: 3 strong. Row 3: only
+        // a diagonal.
+        let a = row_matrix(&[
+            &[(0, 4.0), (1, -2.0), (2, -1.0), (3, 0.5)],
+            &[(1, 4.0), (0, 1.0), (2, 2.0)],
+            &[(2, -4.0), (0, 3.0), (1, 1.0)],
+            &[(3, 1.0)],
+        ]);
+        let s = strength(&a, &opts(Rule::Raptor, 0.5));
+        assert_eq!(s.row(0).0, &[0, 1]);
+        assert_eq!(s.row(1).0, &[1]);
+        assert_eq!(s.row(2).0, &[2, 0]);
+        assert_eq!(s.row(3).0, &[3]);
+        // hypre's signed rule with theta 0.5 keeps -1 (>= not >) in row 0.
+        assert_eq!(strength(&a, &opts(Rule::Signed, 0.5)).row(0).0, &[0, 1, 2]);
+    }
+
+    #[test]
+    fn coarse_functions_are_listed_not_modulo() {
+        // Row 0 is function 1 (a C point of unknown y, say): only column 2,
+        // also function 1, counts.
+        let a = row_matrix(&[&[(0, 4.0), (1, -3.0), (2, -1.0)]]);
+        let o = opts(Rule::Abs, 0.5);
+        let f = [1u8, 0, 1, 0];
+        assert_eq!(strength_on(&a, &o, Functions::Listed(&f)).row(0).0, &[0, 2]);
+        assert_eq!(Functions::Modulo(3).to_vec(5), [0, 1, 2, 0, 1]);
     }
 
     #[test]

@@ -142,7 +142,9 @@ impl AmgArgs {
                 BuildError::MaxLevels => "--max-levels: ",
                 BuildError::NumFunctions => "--num-functions: ",
                 // Not options' errors; validate() does not return them.
-                BuildError::NotSquare { .. } | BuildError::NumFunctionsRows { .. } => "",
+                BuildError::NotSquare { .. }
+                | BuildError::NumFunctionsRows { .. }
+                | BuildError::Blocks { .. } => "",
             };
             Error::Usage(format!("{flag}{e}"))
         })?;
