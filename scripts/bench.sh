@@ -12,7 +12,10 @@
 #      --save-patterns's writing stage, and reading every file back;
 #   6. memory estimates (what amgcomm refuses on, issue 16) beside measured
 #      peaks: info, hierarchy and analyze on three stencils, analyze at
-#      64 and 4096 nodes; an estimate must not fall below the peak.
+#      64 and 4096 nodes; an estimate must not fall below the peak;
+#   7. the EuroMPI'18 experiment (issue 19): analyze gen:beam:5 --nodes 512
+#      --ppn 16 --partition mfem --preset raptor-2018 end to end, three
+#      runs (target: 30 s, 6 GB), and its mesh partition in parts.
 # Runs are sequential so that they do not compete; peak memory is
 # /usr/bin/time's maximum resident set.
 #
@@ -21,10 +24,11 @@
 #   scripts/bench.sh ranks        # part 3 only
 #   scripts/bench.sh patterns     # part 5 only
 #   scripts/bench.sh memory       # part 6 only
+#   scripts/bench.sh paper        # part 7 only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 QUICK=${1:-}
-cargo build --release --quiet --bin amgcomm --example read_bench --example pattern_bench --example memory_estimate
+cargo build --release --quiet --bin amgcomm --example read_bench --example pattern_bench --example memory_estimate --example mfem_bench
 BIN=target/release/amgcomm
 DATA=bench-data
 mkdir -p "$DATA"
@@ -68,6 +72,17 @@ for spec in gen:poisson3d:150 gen:elasticity3d:40 gen:poisson3d-27:100; do
     done
   done
 done
+exit 0
+fi
+
+if [ "$QUICK" = paper ]; then
+# 7. The paper's experiment, three runs; then its mesh partition alone.
+for round in 1 2 3; do
+  /usr/bin/time -v "$BIN" analyze gen:beam:5 --nodes 512 --ppn 16 --partition mfem --preset raptor-2018 \
+    --timings --json "$TMP/r.json" --out "$TMP/out" > /dev/null 2> "$TMP/time"
+  echo "paper command: $(wall "$TMP/time") s, peak $(peak "$TMP/time") GiB; $(grep '^timings' "$TMP/time")"
+done
+target/release/examples/mfem_bench 5 8192
 exit 0
 fi
 

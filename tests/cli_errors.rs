@@ -197,7 +197,7 @@ fn bad_flags_and_specs() {
         &["generate", "cube", "--n", "3", "-o", "x.mtx"],
         &[
             "invalid value 'cube'",
-            "possible values: elasticity3d, poisson3d",
+            "possible values: elasticity3d, beam, poisson3d",
         ],
     );
     fails_with(

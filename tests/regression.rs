@@ -16,8 +16,25 @@ use serde_json::Value;
 /// (name, command line): each preset; METIS with node-aware-3; the classic
 /// terms with round-robin placement; every optional term with random
 /// placement; copy-transfer and pack with
-/// contiguous-nnz and rebalance; a compare run over every variant key.
-const CASES: [(&str, &[&str]); 8] = [
+/// contiguous-nnz and rebalance; a compare run over every variant key;
+/// the paper's setting (beam, MFEM's partition, RAPtor 2018) at small
+/// scale.
+const CASES: [(&str, &[&str]); 9] = [
+    (
+        "beam_mfem_raptor_2018",
+        &[
+            "analyze",
+            "gen:beam:2",
+            "--nodes",
+            "4",
+            "--ppn",
+            "4",
+            "--partition",
+            "mfem",
+            "--preset",
+            "raptor-2018",
+        ],
+    ),
     (
         "preset_hypre",
         &[

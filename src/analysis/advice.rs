@@ -100,8 +100,11 @@ fn alternatives(s: &Setup) -> Vec<(Vec<String>, Variant)> {
             );
         }
     }
+    // Rows the input renumbered for its own partition (mfem) make another
+    // hierarchy under another partition flag: no alternative to offer.
+    let given = matches!(run.partition, Fine::Blocks { .. });
     for m in [Method::Metis, Method::MetisNodes] {
-        if run.partition != Fine::Method(m) {
+        if !given && run.partition != Fine::Method(m) {
             let partition = Fine::Method(m);
             add(
                 "--partition",

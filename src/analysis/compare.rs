@@ -60,6 +60,9 @@ pub enum VariantError {
     /// Nothing given.
     #[error("--variants: no variant given")]
     Empty,
+    /// A partition that renumbers the rows before the hierarchy exists.
+    #[error("--variants: partition=mfem renumbers the rows before the hierarchy is built, so it cannot share one; run analyze --partition mfem")]
+    MeshPartition,
 }
 
 fn value<T: ValueEnum>(key: &'static str, v: &str) -> Result<T, VariantError> {
@@ -91,6 +94,9 @@ pub fn parse_variants(spec: &str) -> Result<Vec<Variant>, VariantError> {
             match k.trim() {
                 "partition" => {
                     var.partition = Fine::parse(val);
+                    if var.partition == Fine::Method(crate::partition::methods::Method::Mfem) {
+                        return Err(VariantError::MeshPartition);
+                    }
                     if let Fine::File(path) = &var.partition {
                         if !path.exists() {
                             return Err(VariantError::Partition {
@@ -205,5 +211,6 @@ mod tests {
         assert!(e("metis").contains("'metis' is not key=value"));
         assert_eq!(e(" ; "), "--variants: no variant given");
         assert!(e("coarse-partition=up").contains("(known: inherit, rebalance)"));
+        assert!(e("partition=mfem").contains("run analyze --partition mfem"));
     }
 }

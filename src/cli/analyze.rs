@@ -93,6 +93,9 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
         plan.folder("--save-patterns", dir, crate::comm::io::is_pattern_file)?;
     }
     let ranks = m.ranks();
+    let mesh = args
+        .partition
+        .mesh_request(source.as_ref(), args.input.permute(), ranks)?;
     let measured = match &args.measured {
         Some(path) => Some((path, read_measured(path, ranks)?)),
         None => None,
@@ -105,7 +108,18 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
         check_generator(source, Some((&args.amg, &o)), need)?;
     }
     let progress = Progress::new();
-    let input = (args.input).load(source.as_ref(), &args.amg, &o, need, &progress, &mut stages)?;
+    let input = (args.input).load(
+        source.as_ref(),
+        mesh,
+        &args.amg,
+        &o,
+        need,
+        &progress,
+        &mut stages,
+    )?;
+    // Rows renumbered for the mesh partition: its blocks are the fine
+    // partition.
+    let fine = input.blocks.as_ref().unwrap_or(fine);
     let h = &input.h;
     let warnings = amg::diagnose::warnings(h, input.built.then_some(&o));
     for w in &warnings {

@@ -18,7 +18,7 @@ use crate::matrix::{Field, Info, Matrix, Symmetry};
 use crate::memory;
 use crate::output::Plan;
 use crate::partition::methods::{Method, MethodOptions, Objective};
-use crate::partition::{CoarseRule, Fine};
+use crate::partition::{CoarseRule, Fine, PartitionError};
 
 /// Where the ranks run: shared by `analyze` and `compare`.
 #[derive(Args, Debug)]
@@ -219,7 +219,9 @@ pub(crate) fn build(
             crate::report::group(rows)
         ))
     };
-    amg::build_owned(m.csr, o, &mut step).map_err(|source| Error::Build {
+    let rows = m.csr.rows();
+    let blocks = m.ownership.map_or_else(|| vec![0, rows], |o| o.starts);
+    amg::build_ranked(m.csr, &blocks, o, &mut step).map_err(|source| Error::Build {
         name: m.name,
         source,
     })
@@ -244,6 +246,23 @@ pub(crate) struct PartitionArgs {
     /// Coarse levels.
     #[arg(long, value_enum, default_value_t = CoarseRule::Inherit)]
     pub(crate) coarse_partition: CoarseRule,
+    /// --partition mfem: refine the serial mesh this many times before
+    /// METIS partitions its elements (default: the fewest that give
+    /// every rank an element, as MFEM's users do).
+    #[arg(long, value_name = "K")]
+    serial_refinements: Option<u32>,
+}
+
+/// What `--partition mfem` partitions: a generator's mesh, after `k`
+/// serial refinements.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MeshRequest {
+    /// The mesh.
+    pub(crate) mesh: crate::matrix::mesh::HexMesh,
+    /// Serial refinements.
+    pub(crate) serial: u32,
+    /// Ranks.
+    pub(crate) ranks: usize,
 }
 
 /// `--partition`'s help: the methods with their docs.
@@ -280,6 +299,49 @@ impl PartitionArgs {
             }
         }
         Ok(&self.partition)
+    }
+
+    /// `--partition mfem`'s mesh, checked before anything is generated:
+    /// the input is a mesh generator, not permuted, with an element for
+    /// every rank after the serial refinements. `None` for other methods
+    /// (where `--serial-refinements` is refused).
+    pub(crate) fn mesh_request(
+        &self,
+        source: Option<&Source>,
+        permute: Option<u64>,
+        ranks: usize,
+    ) -> Result<Option<MeshRequest>, Error> {
+        if self.partition != Fine::Method(Method::Mfem) {
+            if let Some(k) = self.serial_refinements {
+                return Err(Error::Usage(format!(
+                    "--serial-refinements {k} applies to --partition mfem only"
+                )));
+            }
+            return Ok(None);
+        }
+        let name = match source {
+            Some(Source::Gen(p)) => p.spec(),
+            Some(Source::File(path)) => path.display().to_string(),
+            None => "--levels-from".to_string(),
+        };
+        let no_mesh = |name: String| Error::Usage(PartitionError::NoMesh(name).to_string());
+        let Some(Source::Gen(p)) = source else {
+            return Err(no_mesh(name));
+        };
+        let mesh = p.kind.mesh(p.n).ok_or_else(|| no_mesh(name.clone()))?;
+        if permute.is_some() {
+            return Err(Error::Usage(
+                "--partition mfem partitions the mesh as generated; drop --permute".into(),
+            ));
+        }
+        let serial =
+            crate::partition::mfem::serial_refinements(&mesh, ranks, self.serial_refinements)
+                .map_err(|e| Error::Usage(e.to_string()))?;
+        Ok(Some(MeshRequest {
+            mesh,
+            serial,
+            ranks,
+        }))
     }
 
     /// The methods' seed and objective.
@@ -355,9 +417,16 @@ pub(crate) struct Loaded {
     pub(crate) source: String,
     /// Whether amgcomm built it (and timed its setup steps).
     pub(crate) built: bool,
+    /// The row blocks the rows were renumbered to (`--partition mfem`).
+    pub(crate) blocks: Option<Fine>,
 }
 
 impl InputArgs {
+    /// `--permute`'s seed.
+    pub(crate) fn permute(&self) -> Option<u64> {
+        self.permute
+    }
+
     /// The input matrix, parsed (a generator spec is checked) but not
     /// read; `None` for `--levels-from`.
     pub(crate) fn source(&self) -> Result<Option<Source>, Error> {
@@ -400,9 +469,11 @@ impl InputArgs {
     /// Read the levels, or read the matrix (`source`) and build them,
     /// timing both; `need` estimates the run's bytes from a matrix's rows
     /// and nonzeros, checked once a file is read.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn load(
         &self,
         source: Option<&Source>,
+        mesh: Option<MeshRequest>,
         amg: &AmgArgs,
         o: &Options,
         need: impl Fn(u64, u64) -> u64,
@@ -432,23 +503,51 @@ impl InputArgs {
                 h,
                 source,
                 built: false,
+                blocks: None,
             });
         }
         let source = source.expect("clap requires INPUT or --levels-from");
         let input = self.input.as_deref().unwrap_or_default();
         progress.say(format!("reading {input}"));
-        let mat = source.load(self.permute)?;
+        // MFEM's partition needs only the mesh: METIS (single-threaded)
+        // runs while the matrix is assembled.
+        let (mat, part) = rayon::join(
+            || source.load(self.permute),
+            || mesh.map(|r| crate::partition::mfem::partition(&r.mesh, r.ranks, Some(r.serial))),
+        );
+        let mut mat = mat?;
         let (name, info) = (mat.name.clone(), mat.info());
         check_loaded(&name, info.rows, info.nnz, &need)?;
         stages.lap("input");
+        let mut described = format!("{} preset", amg.preset.name());
+        let mut blocks = None;
+        if let (Some(r), Some(p)) = (mesh, part) {
+            let p = p?;
+            mat.csr =
+                crate::matrix::permute::permute_symmetric(&mat.csr, r.mesh.block, &p.new_of_old);
+            mat.ownership = Some(crate::matrix::Ownership {
+                starts: p.starts.clone(),
+            });
+            described += &format!(
+                ", mfem partition ({} serial refinements, {} elements)",
+                p.serial_refinements,
+                p.element_part.len()
+            );
+            blocks = Some(Fine::Blocks {
+                name: "mfem".into(),
+                starts: p.starts,
+            });
+            stages.lap("mesh partition");
+        }
         let h = build(mat, amg, o, progress)?;
         stages.lap("hierarchy");
         Ok(Loaded {
             name,
             info,
             h,
-            source: format!("{} preset", amg.preset.name()),
+            source: described,
             built: true,
+            blocks,
         })
     }
 }

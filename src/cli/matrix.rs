@@ -105,6 +105,7 @@ pub(crate) fn generate(args: &GenerateArgs) -> Result<(), Error> {
             ProblemError::ZeroSize(_) | ProblemError::TooLarge { .. } => "--n",
             ProblemError::Young(_) => "--young",
             ProblemError::PoissonRatio(_) => "--poisson-ratio",
+            ProblemError::Material(_) => "--young, --poisson-ratio",
             ProblemError::Memory(_) => "--n",
         };
         Error::Usage(format!("{flag}: {e}"))

@@ -37,7 +37,7 @@ use crate::report::ReportError;
     about = "Per-level communication analysis of algebraic multigrid hierarchies",
     long_about = "Per-level communication analysis of algebraic multigrid hierarchies.\n\n\
         INPUT is a Matrix Market file (.mtx or .mtx.gz) or a generator spec \
-        gen:KIND:N with KIND one of elasticity3d, poisson3d, poisson3d-27, poisson2d."
+        gen:KIND:N with KIND one of elasticity3d, beam, poisson3d, poisson3d-27, poisson2d."
 )]
 struct Cli {
     #[command(subcommand)]

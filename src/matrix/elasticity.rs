@@ -203,6 +203,112 @@ pub fn assemble(n: usize, young: f64, nu: f64) -> Csr {
     )
 }
 
+/// Lame parameters of MFEM's beam by element attribute, as RAPtor's
+/// `mfem_linear_elasticity.cpp` sets them: `lambda = mu = 1`, and 50 on
+/// attribute 1, the elements with `x < 4`.
+pub const BEAM_STIFF: f64 = 50.0;
+
+/// MFEM's beam problem (RAPtor's `mfem_linear_elasticity`, the EuroMPI'18
+/// study): `data/beam-hex.mesh`, 8 hexahedra on `[0,8] x [0,1] x [0,1]`,
+/// refined `r` times (elements of side `h = 2^-r`); Q1 elasticity with 3
+/// unknowns per node, x, y and z consecutive (`Ordering::byVDIM`);
+/// `lambda = mu = 50` where `x < 4` (attribute 1), 1 elsewhere; the face
+/// `x = 0` (boundary attribute 1) clamped as MFEM 2018's
+/// `FormLinearSystem` with static condensation does it
+/// (`hypre_ParCSRMatrixEliminateAAe`): those rows and columns keep their
+/// entries as stored zeros and the diagonal becomes 1. Every node has
+/// rows, numbered lexicographically (x fastest): `3 ((z (m+1) + y) (8m+1)
+/// + x) + c` with `m = 2^r`.
+///
+/// With `lambda = mu` per element, an entry is `h / 216 sum_e c_e (l_e +
+/// m_e)` over the elements `e` both nodes share (`c_e` = 50 or 1, `l_e`
+/// and `m_e` the integers of [`element_matrix`]'s construction): an exact
+/// integer sum scaled once, so the matrix is symmetric bit for bit.
+pub fn assemble_beam(r: u32) -> Csr {
+    let m = 1usize << r;
+    let (nx, ny) = (8 * m, m);
+    let h = 1.0 / m as f64;
+    let g = gradient_integrals();
+    let (px, py) = (nx + 1, ny + 1);
+    // The element at (ex, ey, ez): its coefficient.
+    let material = |ex: usize| if ex < 4 * m { BEAM_STIFF } else { 1.0 };
+    let coords = move |node: usize| (node % px, (node / px) % py, node / (px * py));
+    let span = move |c: usize, n: usize| 1 + usize::from(c > 0) + usize::from(c < n);
+    // Per dimension of a node at c (of n elements) and a neighbour at
+    // offset d: the shared elements' index and the two local coordinates.
+    let shared = move |c: usize, d: i64, n: usize| {
+        let mut v: Vec<(usize, usize, usize)> = Vec::with_capacity(2);
+        // Element below (index c - 1): the node is its local 1.
+        if c > 0 && d <= 0 {
+            v.push((c - 1, 1, (1 + d) as usize));
+        }
+        // Element above (index c): the node is its local 0.
+        if c < n && d >= 0 {
+            v.push((c, 0, d as usize));
+        }
+        v
+    };
+    csr::from_rows(
+        3 * px * py * py,
+        3 * px * py * py,
+        |row| {
+            let (x, y, z) = coords(row / 3);
+            3 * span(x, nx) * span(y, ny) * span(z, ny)
+        },
+        |row, cols, vals| {
+            let node = row / 3;
+            let (x, y, z) = coords(node);
+            let i = row % 3;
+            let clamped = |n: usize| n.is_multiple_of(px);
+            let mut k = 0;
+            for dz in -1i64..=1 {
+                let Some(zz) = z.checked_add_signed(dz as isize).filter(|&c| c <= ny) else {
+                    continue;
+                };
+                for dy in -1i64..=1 {
+                    let Some(yy) = y.checked_add_signed(dy as isize).filter(|&c| c <= ny) else {
+                        continue;
+                    };
+                    for dx in -1i64..=1 {
+                        let Some(xx) = x.checked_add_signed(dx as isize).filter(|&c| c <= nx)
+                        else {
+                            continue;
+                        };
+                        let other = (zz * py + yy) * px + xx;
+                        // sum_e c_e (l_e + m_e), per component j.
+                        let mut sum = [0.0f64; 3];
+                        for &(ex, ax, bx) in &shared(x, dx, nx) {
+                            for &(_, ay, by) in &shared(y, dy, ny) {
+                                for &(_, az, bz) in &shared(z, dz, ny) {
+                                    let pair = [(ax + 2 * ay + 4 * az, bx + 2 * by + 4 * bz)];
+                                    for (j, s) in sum.iter_mut().enumerate() {
+                                        let (l, mu) = lambda_mu_parts(&g, &pair, i, j);
+                                        *s += material(ex) * (l + mu) as f64;
+                                    }
+                                }
+                            }
+                        }
+                        for (j, s) in sum.iter().enumerate() {
+                            let col = 3 * other + j;
+                            cols[k] = col as u32;
+                            vals[k] = if clamped(node) || clamped(other) {
+                                if col == row {
+                                    1.0
+                                } else {
+                                    0.0
+                                }
+                            } else {
+                                h / 216.0 * s
+                            };
+                            k += 1;
+                        }
+                    }
+                }
+            }
+        },
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -338,5 +444,126 @@ mod tests {
             let (la, lb) = (2 * (r / 3) + 1, 2 * (c / 3) + 1);
             assert_eq!(*v, ke[3 * la + r % 3][3 * lb + c % 3]);
         }
+    }
+
+    /// `gen:beam:r` assembled element by element from the textbook Gauss
+    /// element (`lambda = mu = c` is `E = 2.5 c`, `nu = 0.25`), then the
+    /// clamp applied as MFEM does: clamped rows and columns zero, their
+    /// diagonal 1, the pattern kept.
+    fn beam_by_elements(r: u32) -> (usize, Vec<Vec<f64>>, Vec<Vec<bool>>) {
+        let m = 1usize << r;
+        let (nx, ny) = (8 * m, m);
+        let h = 1.0 / m as f64;
+        let (px, py) = (nx + 1, ny + 1);
+        let rows = 3 * px * py * py;
+        let mut dense = vec![vec![0.0; rows]; rows];
+        let mut pattern = vec![vec![false; rows]; rows];
+        let stiff = gauss_element(h, 2.5 * BEAM_STIFF, 0.25);
+        let soft = gauss_element(h, 2.5, 0.25);
+        for ez in 0..ny {
+            for ey in 0..ny {
+                for ex in 0..nx {
+                    // Attribute 1 where the element's centre has x < 4.
+                    let ke = if (ex as f64 + 0.5) * h < 4.0 {
+                        &stiff
+                    } else {
+                        &soft
+                    };
+                    let node =
+                        |l: usize| ((ez + (l >> 2)) * py + ey + ((l >> 1) & 1)) * px + ex + (l & 1);
+                    for la in 0..8 {
+                        for lb in 0..8 {
+                            for i in 0..3 {
+                                for j in 0..3 {
+                                    let (r, c) = (3 * node(la) + i, 3 * node(lb) + j);
+                                    dense[r][c] += ke[3 * la + i][3 * lb + j];
+                                    pattern[r][c] = true;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for row in 0..rows {
+            for col in 0..rows {
+                if (row / 3) % px == 0 || (col / 3) % px == 0 {
+                    dense[row][col] = if row == col { 1.0 } else { 0.0 };
+                }
+            }
+        }
+        (rows, dense, pattern)
+    }
+
+    #[test]
+    fn beam_equals_an_element_by_element_gauss_assembly() {
+        let a = assemble_beam(1);
+        let (rows, dense, pattern) = beam_by_elements(1);
+        assert_eq!(a.rows(), rows);
+        assert_eq!(rows, 3 * 17 * 3 * 3);
+        let stored: usize = pattern.iter().flatten().filter(|&&p| p).count();
+        assert_eq!(a.nnz(), stored);
+        let scale = dense.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()));
+        for (v, (r, c)) in a.iter() {
+            let (r, c) = (r as usize, c as usize);
+            assert!(pattern[r][c]);
+            assert!(
+                (v - dense[r][c]).abs() < 1e-13 * scale,
+                "({r}, {c}): {v} vs {}",
+                dense[r][c]
+            );
+        }
+    }
+
+    #[test]
+    fn beam_clamp_material_and_counts() {
+        let r = 2;
+        let a = assemble_beam(r);
+        let (m, px, py) = (4usize, 33usize, 5usize);
+        assert_eq!(a.rows(), 3 * px * py * py);
+        assert!(crate::matrix::csr::is_symmetric(&a));
+        let row_of = |x: usize, y: usize, z: usize, c: usize| 3 * ((z * py + y) * px + x) + c;
+        // A clamped row keeps its 3 x (2 x 3 x 3) stored entries, one of
+        // them nonzero: the diagonal, 1.
+        let clamped = row_of(0, 2, 2, 1);
+        let view = a.outer_view(clamped).unwrap();
+        assert_eq!(view.nnz(), 3 * 2 * 3 * 3);
+        let nonzero: Vec<(usize, f64)> = view
+            .iter()
+            .filter(|e| *e.1 != 0.0)
+            .map(|(c, &v)| (c, v))
+            .collect();
+        assert_eq!(nonzero, [(clamped, 1.0)]);
+        // Its neighbour at x = 1 stores the clamped columns, as zeros.
+        let next = row_of(1, 2, 2, 1);
+        assert_eq!(a.get(next, clamped), Some(&0.0));
+        assert!(*a.get(next, next).unwrap() > 0.0);
+        // The material jump at x = 4: a node inside attribute 1 (x = 1)
+        // against one inside attribute 2 (x = 4m + 2), same y and z: every
+        // element around each is of one material, so the rows differ by
+        // exactly 50; a node on x = 4 has 4 elements of each: 25.5.
+        let (y, z) = (2, 2);
+        let d = |x: usize| *a.get(row_of(x, y, z, 0), row_of(x, y, z, 0)).unwrap();
+        // (Each is one rounding of an exact integer sum: equal to 1e-15.)
+        let ratio = |p: f64, q: f64, want: f64| assert!((p / q - want).abs() < 1e-14, "{p} / {q}");
+        ratio(d(1), d(4 * m + 2), 50.0);
+        ratio(d(4 * m), d(4 * m + 2), 25.5);
+        let off = |x: usize| {
+            *a.get(row_of(x, y, z, 0), row_of(x + 1, y + 1, z, 1))
+                .unwrap()
+        };
+        ratio(off(1), off(4 * m + 2), 50.0);
+    }
+
+    #[test]
+    fn beam_paper_counts_without_building() {
+        // R = 5: 257 x 33 x 33 nodes, 3 unknowns: 839,619 rows; nnz = 9
+        // times, per dimension, the sum over nodes of the neighbours in
+        // that dimension (3 (n + 1) - 2).
+        assert_eq!(crate::matrix::gen::Kind::Beam.rows(5), 839_619);
+        let s = |n: usize| 3 * (n + 1) - 2;
+        assert_eq!(9 * s(256) * s(32) * s(32), 65_119_689);
+        let small = assemble_beam(2);
+        assert_eq!(small.nnz(), 9 * s(32) * s(4) * s(4));
     }
 }

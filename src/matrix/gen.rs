@@ -5,11 +5,14 @@
 //! - `poisson3d`: 7-point Laplacian on `N^3` unknowns (`gallery.poisson((N,N,N))`).
 //! - `poisson3d-27`: 27-point stencil, 26 on the diagonal, -1 off it.
 //! - `elasticity3d`: Q1 linear elasticity on `N^3` elements ([`super::elasticity`]).
+//! - `beam`: MFEM's beam-hex refined `R` times, the EuroMPI'18 problem
+//!   ([`super::elasticity::assemble_beam`]).
 //!
 //! Unknowns are numbered lexicographically, x fastest.
 
 use std::fmt;
 
+use super::mesh::HexMesh;
 use super::{csr, elasticity, Csr, Field, Matrix, Symmetry};
 
 /// The model problems.
@@ -17,6 +20,10 @@ use super::{csr, elasticity, Csr, Field, Matrix, Symmetry};
 pub enum Kind {
     /// Q1 linear elasticity on N^3 hexahedra, face x = 0 clamped.
     Elasticity3d,
+    /// MFEM's beam-hex (8 x 1 x 1) refined N times: Q1 elasticity, Lame
+    /// 50 where x < 4 and 1 beyond, face x = 0 clamped in place (the
+    /// EuroMPI'18 problem; N = 5 gives 839,619 rows).
+    Beam,
     /// 7-point Laplacian on N^3 unknowns.
     Poisson3d,
     /// 27-point stencil on N^3 unknowns.
@@ -39,10 +46,19 @@ impl Kind {
 
     /// Unknowns per node.
     pub fn block_size(self) -> usize {
-        if self == Kind::Elasticity3d {
+        if matches!(self, Kind::Elasticity3d | Kind::Beam) {
             3
         } else {
             1
+        }
+    }
+
+    /// The hexahedral mesh of a finite element kind of size `n`.
+    pub fn mesh(self, n: usize) -> Option<HexMesh> {
+        match self {
+            Kind::Elasticity3d => Some(HexMesh::elasticity3d(n)),
+            Kind::Beam => Some(HexMesh::beam(n as u32)),
+            _ => None,
         }
     }
 
@@ -53,7 +69,7 @@ impl Kind {
             Kind::Poisson2d => 5,
             Kind::Poisson3d => 7,
             Kind::Poisson3d27 => 27,
-            Kind::Elasticity3d => 81,
+            Kind::Elasticity3d | Kind::Beam => 81,
         }
     }
 
@@ -64,6 +80,11 @@ impl Kind {
             Kind::Poisson2d => n * n,
             Kind::Poisson3d | Kind::Poisson3d27 => n * n * n,
             Kind::Elasticity3d => 3 * n * (n + 1) * (n + 1),
+            Kind::Beam => {
+                // 2^n, saturating: past 2^40 no computer holds it anyway.
+                let m = if n > 40 { u128::MAX >> 84 } else { 1u128 << n };
+                3 * (8 * m + 1) * (m + 1) * (m + 1)
+            }
         }
     }
 }
@@ -114,6 +135,9 @@ pub enum ProblemError {
     /// nu outside (-1, 0.5).
     #[error("Poisson's ratio must lie in (-1, 0.5) for a positive definite operator, got {0}")]
     PoissonRatio(f64),
+    /// A material for a problem whose material is fixed.
+    #[error("{0} has its own materials (Lame 50 and 1, as RAPtor's MFEM problem); E and nu apply to elasticity3d")]
+    Material(Kind),
     /// More than this computer holds.
     #[error(transparent)]
     Memory(#[from] crate::memory::TooLarge),
@@ -142,7 +166,8 @@ impl Problem {
 
     /// Check the parameters; the message names the offending option.
     pub fn validate(&self) -> Result<(), ProblemError> {
-        if self.n == 0 {
+        // The beam's N counts refinements: 0 is the 8-element base mesh.
+        if self.n == 0 && self.kind != Kind::Beam {
             return Err(ProblemError::ZeroSize(self.kind));
         }
         if self.kind.rows(self.n) >= u32::MAX as u128 {
@@ -151,6 +176,9 @@ impl Problem {
                 n: self.n,
                 rows: self.kind.rows(self.n),
             });
+        }
+        if self.kind == Kind::Beam && (self.young != 1.0 || self.poisson_ratio != 0.3) {
+            return Err(ProblemError::Material(self.kind));
         }
         if self.kind == Kind::Elasticity3d {
             if !(self.young > 0.0 && self.young.is_finite()) {
@@ -193,6 +221,7 @@ impl Problem {
             Kind::Poisson3d => stencil(&[n, n, n], 1, 6.0),
             Kind::Poisson3d27 => stencil(&[n, n, n], 3, 26.0),
             Kind::Elasticity3d => elasticity::assemble(n, self.young, self.poisson_ratio),
+            Kind::Beam => elasticity::assemble_beam(n as u32),
         };
         Ok(Matrix {
             name: self.spec(),
@@ -369,7 +398,7 @@ mod tests {
         assert_eq!(Kind::parse("poisson3d-27"), Some(Kind::Poisson3d27));
         assert_eq!(
             kind_names(),
-            "elasticity3d, poisson3d, poisson3d-27, poisson2d"
+            "elasticity3d, beam, poisson3d, poisson3d-27, poisson2d"
         );
     }
 }

@@ -3,7 +3,8 @@
 //! - [`io`]: matrix files, one reader per format behind one dispatcher
 //!   (Matrix Market today, plain or gzip), and writers.
 //! - [`csr`]: parallel CSR assembly from triplets or row by row.
-//! - [`gen`]: built-in model problems (Poisson, 3D linear elasticity).
+//! - [`gen`]: built-in model problems (Poisson, 3D linear elasticity,
+//!   MFEM's beam), and [`mesh`], the hexahedral meshes behind them.
 //! - [`permute`]: random symmetric permutations.
 //! - [`source`]: `FILE` or `gen:KIND:N` inputs.
 
@@ -11,6 +12,7 @@ pub mod csr;
 pub mod elasticity;
 pub mod gen;
 pub mod io;
+pub mod mesh;
 pub mod permute;
 pub mod source;
 

@@ -132,7 +132,7 @@ mod tests {
             Source::File("a/b.mtx".into())
         );
         let e = Source::parse("gen:cube:3").unwrap_err().to_string();
-        assert_eq!(e, "generator spec 'gen:cube:3': unknown kind 'cube' (known: elasticity3d, poisson3d, poisson3d-27, poisson2d)");
+        assert_eq!(e, "generator spec 'gen:cube:3': unknown kind 'cube' (known: elasticity3d, beam, poisson3d, poisson3d-27, poisson2d)");
         let e = Source::parse("gen:poisson3d:x").unwrap_err().to_string();
         assert!(e.contains("size 'x' is not a positive integer"));
         assert!(Source::parse("gen:poisson3d")

@@ -40,6 +40,11 @@ pub enum Method {
     Metis,
     /// METIS into the nodes, then each node into its ranks.
     MetisNodes,
+    /// MFEM's ParMesh partition of a mesh generator's elements (gen:beam,
+    /// gen:elasticity3d): METIS k-way over the serially refined mesh,
+    /// children on their parent's rank, a shared node to the lowest rank,
+    /// rows renumbered rank by rank (see --serial-refinements).
+    Mfem,
 }
 
 /// The knobs of the methods that have any.
@@ -79,6 +84,9 @@ pub fn partition(
                 ranks,
             })
         }
+        // Made with the mesh, before the hierarchy (partition::mfem); a
+        // matrix alone does not have what it needs.
+        Method::Mfem => Err(PartitionError::NoMesh("the matrix".into())),
         Method::MetisNodes => {
             let g = Graph::symmetric_pattern(a);
             let node_of_row = g.kway(m.nodes, objective)?;

@@ -10,6 +10,7 @@
 //! balanced again). [`Layout`] holds the partition of every level.
 
 pub mod methods;
+pub mod mfem;
 
 use std::path::{Path, PathBuf};
 
@@ -46,6 +47,14 @@ pub enum Fine {
     Method(Method),
     /// A partition file: one owner rank a line.
     File(PathBuf),
+    /// Row blocks the input came with (`mfem`: the rows renumbered rank
+    /// by rank before the hierarchy was built), under that method's name.
+    Blocks {
+        /// The method that made them.
+        name: String,
+        /// Rank `r` owns rows `starts[r]..starts[r + 1]`.
+        starts: Vec<usize>,
+    },
 }
 
 impl Fine {
@@ -62,6 +71,7 @@ impl Fine {
         match self {
             Fine::Method(m) => m.name().to_string(),
             Fine::File(p) => p.display().to_string(),
+            Fine::Blocks { name, .. } => name.clone(),
         }
     }
 
@@ -75,6 +85,9 @@ impl Fine {
         match self {
             Fine::Method(method) => methods::partition(a, m, *method, o),
             Fine::File(path) => Partition::read(path, a.rows(), m.ranks()),
+            Fine::Blocks { starts, .. } => Ok(Partition::from_ownership(&Ownership {
+                starts: starts.clone(),
+            })),
         }
     }
 }
@@ -140,6 +153,12 @@ pub enum PartitionError {
     /// METIS failed.
     #[error("METIS: {0}")]
     Metis(String),
+    /// A mesh partition (`mfem`) that cannot be made.
+    #[error("--partition mfem: {0}")]
+    Mesh(String),
+    /// `mfem` asked of a matrix with no mesh.
+    #[error("--partition mfem partitions a mesh generator's elements (gen:beam:R, gen:elasticity3d:N); {0} has no mesh")]
+    NoMesh(String),
 }
 
 impl Partition {

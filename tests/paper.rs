@@ -1,0 +1,170 @@
+//! The EuroMPI'18 experiment through the binary (issue 19): the problem's
+//! size is the paper's, the preset is RAPtor's setting, MFEM's partition
+//! is what the solver sees, and at 128 ranks level 0 matches RAPtor's
+//! own Blue Waters output.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use amgcomm::amg::strength::Rule;
+use amgcomm::amg::{Coarsening, Interpolation, Preset};
+
+fn amgcomm(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn report(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let json = dir.join("r.json");
+    let mut all = args.to_vec();
+    let out = dir.join("out");
+    all.extend([
+        "--json",
+        json.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let o = amgcomm(&all);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap()
+}
+
+#[test]
+fn the_beam_is_the_papers_problem() {
+    // "about 840,000 unknowns and 65M nonzeros".
+    let o = amgcomm(&["info", "gen:beam:5", "--json"]);
+    assert!(o.status.success());
+    let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(info["rows"], 839_619);
+    assert_eq!(info["nnz"], 65_119_689);
+    assert_eq!(info["symmetry"], "symmetric");
+}
+
+#[test]
+fn raptor_2018_is_the_cited_setting() {
+    let o = Preset::Raptor2018.options();
+    assert_eq!(
+        (o.strength.rule, o.strength.theta, o.strength.num_functions),
+        (Rule::Raptor, 0.5, 3)
+    );
+    assert_eq!(o.coarsening, Coarsening::HmisRaptor);
+    assert_eq!(o.interpolation, Interpolation::ExtendedI);
+    // No truncation in RAPtor's extended interpolation.
+    assert_eq!((o.p_max_elmts, o.trunc_factor), (0, 0.0));
+    assert_eq!((o.max_coarse, o.max_levels), (50, 25));
+    assert_ne!(o, Preset::RaptorElasticity.options());
+}
+
+#[test]
+fn at_128_ranks_level_0_is_raptors() {
+    let d = tempfile::tempdir().unwrap();
+    let args = [
+        "analyze",
+        "gen:beam:4",
+        "--nodes",
+        "8",
+        "--ppn",
+        "16",
+        "--partition",
+        "mfem",
+        "--preset",
+        "raptor-2018",
+        "--measured",
+        "tests/data/raptor/lin_elas_128_8509518.bw.out",
+    ];
+    let r = report(d.path(), &args);
+    let l0 = &r["levels"][0];
+    assert_eq!(l0["active_processes"], 128);
+    let spmv = &l0["ops"]["spmv"];
+    // RAPtor printed 840,144 bytes and 19 messages at most on level 0.
+    let bytes = spmv["bytes"]["total"].as_f64().unwrap();
+    assert!((bytes / 840_144.0 - 1.0).abs() < 0.1, "{bytes}");
+    let most = spmv["messages"]["max_sent"].as_u64().unwrap();
+    assert!((17..=21).contains(&most), "{most}");
+    assert_eq!(spmv["measured"]["seconds"], 1.193471e-04);
+    assert_eq!(spmv["measured"]["bytes"], 840_144);
+    assert_eq!(r["partition"]["fine"], "mfem");
+    assert!(r["hierarchy"]["source"]
+        .as_str()
+        .unwrap()
+        .contains("mfem partition (2 serial refinements, 512 elements)"));
+    // The same hierarchy cut into contiguous blocks of the mesh's rows
+    // (slabs of whole x lines) makes many more neighbours: MFEM's
+    // partition is what keeps level 0 at RAPtor's count.
+    let d2 = tempfile::tempdir().unwrap();
+    let blocks = report(
+        d2.path(),
+        &[
+            "analyze",
+            "gen:beam:4",
+            "--nodes",
+            "8",
+            "--ppn",
+            "16",
+            "--preset",
+            "raptor-2018",
+        ],
+    );
+    let contiguous = blocks["levels"][0]["ops"]["spmv"]["bytes"]["total"]
+        .as_f64()
+        .unwrap();
+    assert!(contiguous > 2.0 * bytes, "{contiguous} vs {bytes}");
+}
+
+#[test]
+fn mfem_needs_a_mesh_and_enough_elements() {
+    let fails = |args: &[&str], needle: &str| {
+        let o = amgcomm(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{needle} not in {err}");
+    };
+    fails(
+        &[
+            "analyze",
+            "matrices/elasticity3d_4.mtx",
+            "--partition",
+            "mfem",
+        ],
+        "matrices/elasticity3d_4.mtx has no mesh",
+    );
+    fails(
+        &["analyze", "gen:poisson3d:8", "--partition", "mfem"],
+        "gen:poisson3d:8 has no mesh",
+    );
+    fails(
+        &["analyze", "gen:beam:1", "--partition", "mfem"],
+        "the mesh has 64 elements, fewer than the 8192 ranks",
+    );
+    fails(
+        &["analyze", "gen:beam:2", "--serial-refinements", "1"],
+        "--serial-refinements 1 applies to --partition mfem only",
+    );
+    fails(
+        &[
+            "analyze",
+            "gen:beam:2",
+            "--nodes",
+            "2",
+            "--partition",
+            "mfem",
+            "--serial-refinements",
+            "3",
+        ],
+        "the mesh is refined 2 times in all",
+    );
+    fails(
+        &[
+            "compare",
+            "gen:beam:2",
+            "--nodes",
+            "2",
+            "--variants",
+            "partition=mfem",
+        ],
+        "run analyze --partition mfem",
+    );
+}
