@@ -168,3 +168,45 @@ fn mfem_needs_a_mesh_and_enough_elements() {
         "run analyze --partition mfem",
     );
 }
+
+#[test]
+fn the_partition_file_of_mfem_gives_the_same_level_0() {
+    // `partition --method mfem` writes the owners in the generator's row
+    // order; `analyze --partition mfem` renumbers the rows rank by rank.
+    // Level 0's spmv depends on who owns what, not on the numbering: both
+    // must agree to the byte. (Its spgemm carries rows of P, which the
+    // numbering changes through the coarsening's random weights.)
+    let d = tempfile::tempdir().unwrap();
+    let file = d.path().join("beam.part");
+    let o = amgcomm(&[
+        "partition",
+        "gen:beam:3",
+        "--parts",
+        "128",
+        "--method",
+        "mfem",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let base = [
+        "analyze",
+        "gen:beam:3",
+        "--nodes",
+        "8",
+        "--ppn",
+        "16",
+        "--partition",
+    ];
+    let mut by_file = base.to_vec();
+    by_file.push(file.to_str().unwrap());
+    let mut by_mesh = base.to_vec();
+    by_mesh.push("mfem");
+    let (d1, d2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = report(d1.path(), &by_file);
+    let b = report(d2.path(), &by_mesh);
+    let (x, y) = (&a["levels"][0]["ops"]["spmv"], &b["levels"][0]["ops"]["spmv"]);
+    assert_eq!(x["messages"], y["messages"]);
+    assert_eq!(x["bytes"], y["bytes"]);
+    assert_eq!(x["byte_hops"], y["byte_hops"]);
+}

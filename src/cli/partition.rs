@@ -57,6 +57,24 @@ pub(crate) fn run(args: &PartitionArgs) -> Result<(), Error> {
         ..Machine::bluewaters()
     };
     let source = args.matrix.source()?;
+    // MFEM's partition works on the mesh: a mesh generator's, not permuted.
+    let mesh = if args.method == Method::Mfem {
+        let mesh = match &source {
+            crate::matrix::source::Source::Gen(g) => g.kind.mesh(g.n),
+            _ => None,
+        };
+        let Some(mesh) = mesh.filter(|_| args.matrix.permute.is_none()) else {
+            return usage(format!(
+                "--method mfem partitions a mesh generator's elements (gen:beam:R, gen:elasticity3d:N, not permuted); {} has no mesh",
+                args.matrix.input
+            ));
+        };
+        crate::partition::mfem::serial_refinements(&mesh, args.parts, None)
+            .map_err(|e| Error::Usage(e.to_string()))?;
+        Some(mesh)
+    } else {
+        None
+    };
     let mut plan = crate::output::Plan::new();
     args.matrix.add_input(&mut plan);
     plan.file("--output", &args.output)?;
@@ -74,7 +92,21 @@ pub(crate) fn run(args: &PartitionArgs) -> Result<(), Error> {
         seed: args.seed,
         objective: args.metis_objective,
     };
-    let p = methods::partition(&mat.csr, &m, args.method, &o)?;
+    let p = match &mesh {
+        // Owners in the generator's row order (analyze --partition mfem
+        // also renumbers the rows rank by rank).
+        Some(mesh) => {
+            let p = crate::partition::mfem::partition(mesh, args.parts, None)?;
+            let owner = (p.node_owner.iter())
+                .flat_map(|&o| std::iter::repeat_n(o, mesh.block))
+                .collect();
+            crate::partition::Partition {
+                owner,
+                ranks: args.parts,
+            }
+        }
+        None => methods::partition(&mat.csr, &m, args.method, &o)?,
+    };
     let seconds = start.elapsed().as_secs_f64();
     let method = args.method.name();
     crate::output::write_atomically(&args.output, |tmp| {
