@@ -205,7 +205,10 @@ fn the_partition_file_of_mfem_gives_the_same_level_0() {
     let (d1, d2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let a = report(d1.path(), &by_file);
     let b = report(d2.path(), &by_mesh);
-    let (x, y) = (&a["levels"][0]["ops"]["spmv"], &b["levels"][0]["ops"]["spmv"]);
+    let (x, y) = (
+        &a["levels"][0]["ops"]["spmv"],
+        &b["levels"][0]["ops"]["spmv"],
+    );
     assert_eq!(x["messages"], y["messages"]);
     assert_eq!(x["bytes"], y["bytes"]);
     assert_eq!(x["byte_hops"], y["byte_hops"]);
