@@ -22,8 +22,13 @@ use amgcomm::machine::Machine;
 
 const BIN: &str = env!("CARGO_BIN_EXE_amgcomm");
 
+/// One mpirun at a time: the tests oversubscribe the cores already, and
+/// two jobs at once would time each other.
+static ONE_JOB: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// `mpirun -n ranks [extra] amgcomm args`, killed after `limit`.
 fn mpirun(ranks: usize, extra: &[&str], args: &[&str], limit: Duration) -> (Output, Duration) {
+    let _one = ONE_JOB.lock().unwrap_or_else(|e| e.into_inner());
     let mpirun = std::env::var("AMGCOMM_MPIRUN").unwrap_or_else(|_| "mpirun".into());
     let mut c = Command::new(mpirun);
     c.args(["-n", &ranks.to_string(), "--oversubscribe"])
@@ -169,12 +174,16 @@ fn calibrate_on_virtual_nodes_fits_network_injection_and_contention() {
     let (o, out) = calibrate(d.path(), "virtual", 6, &["--ppn", "2"]);
     let m = check_machine(&out, 3, 2);
     let cal = m.calibration.unwrap();
-    for name in ["network.rend", "r_n"] {
-        assert!(
-            cal.fits.iter().any(|f| f.parameter == name),
-            "{name} not fitted"
-        );
-    }
+    assert!(cal.fits.iter().any(|f| f.parameter == "network.rend"));
+    // R_N measured, or said why not, never the one-node excuse.
+    assert!(
+        cal.fits.iter().any(|f| f.parameter == "r_n")
+            || cal
+                .not_measured
+                .iter()
+                .any(|n| n == "r_n: no usable injection time"),
+        "{cal:?}"
+    );
     // delta is fitted, or kept with the reason: never silently.
     assert!(
         cal.fits.iter().any(|f| f.parameter == "delta")

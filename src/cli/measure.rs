@@ -110,19 +110,29 @@ mod with_mpi {
             Ok(v) => (Some(v), None),
             Err(e) => (None, Some((e.to_string(), e.exit_status()))),
         };
-        s.agree(local).map_err(failed)?;
+        s.agree(local).map_err(|f| failed(s, f))?;
         Ok(value.expect("no failure"))
     }
 
-    fn failed(f: Failure) -> Error {
-        Error::Agreed {
+    /// A failure all ranks agreed on, said now: rank 0 prints it, then
+    /// every rank waits for the others (collective) and stays silent from
+    /// then on. Otherwise a rank that exits first makes mpirun end the
+    /// rest, rank 0 perhaps before it has printed.
+    fn failed(s: &Session, f: Failure) -> Error {
+        let e = Error::Agreed {
             message: if f.rank == 0 {
                 f.message
             } else {
                 format!("rank {}: {}", f.rank, f.message)
             },
             status: f.status,
+        };
+        if s.rank == 0 {
+            super::super::say(format_args!("amgcomm: {e}"));
         }
+        super::super::set_quiet(true);
+        s.barrier();
+        e
     }
 
     fn open() -> Result<Session, Error> {
@@ -294,7 +304,7 @@ mod with_mpi {
                 ))
             },
         )
-        .map_err(failed)?;
+        .map_err(|f| failed(&s, f))?;
         let written = || -> Result<(), Error> {
             if s.rank != 0 {
                 return Ok(());

@@ -284,6 +284,10 @@ fn flag_error(e: clap::Error) -> i32 {
     let line = line.strip_prefix("error: ").unwrap_or(&line);
     if !quiet() {
         say(format_args!("amgcomm: {line} (see amgcomm --help)"));
+    } else {
+        // An MPI rank but 0 (no MPI yet): let rank 0 print before this
+        // exit makes mpirun end the job.
+        std::thread::sleep(std::time::Duration::from_millis(500));
     }
     2
 }

@@ -518,7 +518,8 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
                 bytes: None,
             });
         }
-        None => not_measured.push("r_n: fewer than 2 nodes".into()),
+        None if inj.is_empty() => not_measured.push("r_n: fewer than 2 nodes".into()),
+        None => not_measured.push("r_n: no usable injection time".into()),
     }
     // gamma: reversed less matching order, per message count.
     let queue = |e: Experiment| -> Vec<(u64, f64)> {

@@ -199,13 +199,21 @@ pub fn gamma(points: &[(f64, f64, f64)]) -> Option<Proportional> {
 /// The injection limit `R_N` of eq. 2 from `a` ranks of one node each
 /// sending `s` bytes to another node at once, `(a, s, seconds)`: the
 /// model's time is `alpha + a s / min(R_N, a R_b)`, so each point's node
-/// rate is `a s / (t - alpha)`, and `R_N` is the highest seen. Also
-/// returns whether it saturated: whether the highest rate stays below
-/// 90% of what `a R_b` would give at the most senders; if not, `R_N` is
-/// only a lower bound.
+/// rate is `a s / (t - alpha)` (`a s / t` when noise puts `t` within
+/// twice `alpha`), and `R_N` is the highest seen. Also returns whether it
+/// saturated: whether the highest rate stays below 90% of what `a R_b`
+/// would give at the most senders; if not, `R_N` is only a lower bound.
+/// `None` without a usable point.
 pub fn injection(points: &[(f64, f64, f64)], alpha: f64, rate: f64) -> Option<(f64, bool)> {
-    let node_rate = |&(a, s, t): &(f64, f64, f64)| a * s / (t - alpha).max(f64::MIN_POSITIVE);
-    let best = points.iter().map(node_rate).fold(f64::NAN, f64::max);
+    let node_rate = |&(a, s, t): &(f64, f64, f64)| {
+        let busy = if t > 2.0 * alpha { t - alpha } else { t };
+        a * s / busy
+    };
+    let best = (points.iter())
+        .filter(|p| p.2 > 0.0)
+        .map(node_rate)
+        .filter(|r| r.is_finite())
+        .fold(f64::NAN, f64::max);
     let most = points.iter().map(|p| p.0).fold(f64::NAN, f64::max);
     if !best.is_finite() {
         return None;

@@ -106,6 +106,11 @@ impl Session {
         })
     }
 
+    /// `MPI_Barrier`.
+    pub fn barrier(&self) {
+        self.world.barrier();
+    }
+
     /// A barrier that sleeps while it waits (`MPI_Ibarrier` polled at
     /// intervals growing from 50 us to 5 ms), so that ranks idle during a
     /// two-rank test leave the cores to the ranks measuring, also when
