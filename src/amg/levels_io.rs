@@ -1,15 +1,23 @@
 //! `--save-levels DIR` writes `A0.mtx, P0.mtx, C0.txt, A1.mtx, ...` so a
 //! hierarchy can be inspected elsewhere and analysed again; `--levels-from
-//! DIR` reads that layout back, also from other solvers (hypre, PETSc,
-//! PyAMG). `C{l}.txt` lists the fine indices (0-based) of level l's coarse
-//! points, one a line, in coarse order.
+//! DIR` reads that layout back, also from other solvers:
+//!
+//! - Matrix Market `A{l}.mtx` / `.mtx.gz` (PyAMG, scripts);
+//! - PETSc binary `A{l}.petsc`, `P{l}.petsc` (one matrix a file);
+//! - hypre IJ rank files `A{l}.00000, ...`, `P{l}.00000, ...`, as
+//!   `hypre_ParCSRMatrixPrintIJ` writes them (`tools/hypre_dump_levels.c`):
+//!   these carry every level's row blocks, the ranks' ownership.
+//!
+//! `C{l}.txt` lists the fine indices (0-based) of level l's coarse points,
+//! one a line, in coarse order; without it, coarse point k is the smallest
+//! fine row whose only entry is `P[i,k] = 1`.
 
 use std::io::Write;
 use std::path::Path;
 
 use super::{Hierarchy, Level};
 use crate::matrix::io::{self, ReadError, Values};
-use crate::matrix::{csr, Csr, Symmetry};
+use crate::matrix::{csr, Csr, Ownership, Symmetry};
 
 /// A levels folder that cannot be written or read.
 #[derive(Debug, thiserror::Error)]
@@ -122,33 +130,132 @@ fn fill(h: &Hierarchy, tmp: &Path, dir: &Path, source: &str) -> Result<(), Level
     Ok(())
 }
 
-/// Read a hierarchy written in the `--save-levels` layout. Levels run from
-/// `A0.mtx` while `A{l}.mtx` exists; a level with a next one needs
-/// `P{l}.mtx` (rows of `A{l}` x rows of `A{l+1}`). Without `C{l}.txt`,
-/// coarse point k is the smallest fine row whose only entry is `P[i,k] = 1`.
+/// Read a hierarchy written in the `--save-levels` layout (or PETSc or
+/// hypre files of that layout, without their ranks). Levels run from `A0`
+/// while `A{l}` exists; a level with a next one needs `P{l}` (rows of
+/// `A{l}` x rows of `A{l+1}`).
 pub fn load_levels(dir: &Path) -> Result<Hierarchy, LevelsError> {
+    Ok(load_levels_ranked(dir)?.0)
+}
+
+/// The file formats of a levels folder, told by `A0`'s name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layout {
+    /// `A{l}.mtx` (or `.mtx.gz`).
+    MatrixMarket,
+    /// `A{l}.petsc`.
+    Petsc,
+    /// `A{l}.00000, ...`.
+    Hypre,
+}
+
+impl Layout {
+    fn of(dir: &Path) -> Option<Layout> {
+        if dir.join("A0.mtx").exists() || dir.join("A0.mtx.gz").exists() {
+            Some(Layout::MatrixMarket)
+        } else if dir.join("A0.petsc").exists() {
+            Some(Layout::Petsc)
+        } else if io::hypre_ij::rank_file(&dir.join("A0"), 0).exists() {
+            Some(Layout::Hypre)
+        } else {
+            None
+        }
+    }
+
+    /// The path of matrix `what{l}`, whether it exists or not.
+    fn path(self, dir: &Path, what: &str, l: usize) -> std::path::PathBuf {
+        match self {
+            Layout::MatrixMarket => {
+                let plain = dir.join(format!("{what}{l}.mtx"));
+                let gz = dir.join(format!("{what}{l}.mtx.gz"));
+                if !plain.exists() && gz.exists() {
+                    gz
+                } else {
+                    plain
+                }
+            }
+            Layout::Petsc => dir.join(format!("{what}{l}.petsc")),
+            Layout::Hypre => dir.join(format!("{what}{l}")),
+        }
+    }
+
+    fn exists(self, path: &Path) -> bool {
+        match self {
+            Layout::Hypre => io::hypre_ij::rank_file(path, 0).exists(),
+            _ => path.exists(),
+        }
+    }
+}
+
+/// A level's matrix, with its ranks' row and column blocks for hypre
+/// files.
+type Ranked = (Csr, Option<(Vec<usize>, Vec<usize>)>);
+
+/// [`load_levels`], and for hypre rank files every level's row blocks:
+/// `ownership[l]` gives the rows of level `l` each rank owns, checked to
+/// tile the rows and to agree between `A{l}`, `P{l}` (whose column blocks
+/// are level `l+1`'s row blocks) and the next level.
+pub fn load_levels_ranked(dir: &Path) -> Result<(Hierarchy, Option<Vec<Ownership>>), LevelsError> {
     if !dir.is_dir() {
         return Err(LevelsError::NotADirectory(dir.display().to_string()));
     }
-    let read = |name: String| -> Result<Option<Csr>, LevelsError> {
-        let path = dir.join(&name);
-        if !path.exists() {
+    let layout = Layout::of(dir).ok_or_else(|| {
+        file_error(
+            dir,
+            "no A0.mtx, A0.mtx.gz, A0.petsc or A0.00000 (hypre rank files)".into(),
+        )
+    })?;
+    let read = |what: &str, l: usize| -> Result<Option<Ranked>, LevelsError> {
+        let path = layout.path(dir, what, l);
+        if !layout.exists(&path) {
             return Ok(None);
         }
-        Ok(Some(io::read_with(&path, Values::Any)?.csr))
+        if layout == Layout::Hypre {
+            let m = io::hypre_ij::read(&path, Values::Any)?;
+            let rows = m.matrix.ownership.map(|o| o.starts).unwrap_or_default();
+            return Ok(Some((m.matrix.csr, Some((rows, m.col_starts)))));
+        }
+        Ok(Some((io::read_with(&path, Values::Any)?.csr, None)))
     };
-    let mut a = read("A0.mtx".into())?.ok_or_else(|| file_error(dir, "no A0.mtx".into()))?;
+    let shown = |what: &str, l: usize| match layout {
+        Layout::Hypre => io::hypre_ij::rank_file(&layout.path(dir, what, l), 0),
+        _ => layout.path(dir, what, l),
+    };
+    let (mut a, mut blocks) = read("A", 0)?.expect("A0 exists");
     let mut levels = Vec::new();
+    let mut ownership: Vec<Ownership> = Vec::new();
     for l in 0.. {
-        let name = |what: &str, l: usize| dir.join(format!("{what}{l}.mtx"));
         if a.rows() != a.cols() {
             return Err(file_error(
-                &name("A", l),
+                &shown("A", l),
                 format!("A{l} is {} x {}, not square", a.rows(), a.cols()),
             ));
         }
-        let next = read(format!("A{}.mtx", l + 1))?;
-        let p = read(format!("P{l}.mtx"))?;
+        if let Some((rows, cols)) = &blocks {
+            if rows != cols {
+                return Err(file_error(
+                    &shown("A", l),
+                    format!("A{l}'s ranks own other columns than rows ({}); hypre's square matrices own the same", differ(rows, cols)),
+                ));
+            }
+            if let Some(first) = ownership.first() {
+                if first.starts.len() != rows.len() {
+                    return Err(file_error(
+                        &shown("A", l),
+                        format!(
+                            "{} rank files, A0 has {}",
+                            rows.len() - 1,
+                            first.starts.len() - 1
+                        ),
+                    ));
+                }
+            }
+            ownership.push(Ownership {
+                starts: rows.clone(),
+            });
+        }
+        let next = read("A", l + 1)?;
+        let p = read("P", l)?;
         let (next, p) = match (next, p) {
             (None, None) => {
                 levels.push(Level {
@@ -160,46 +267,87 @@ pub fn load_levels(dir: &Path) -> Result<Hierarchy, LevelsError> {
             }
             (Some(_), None) => {
                 return Err(file_error(
-                    &name("P", l),
-                    format!("missing, but A{}.mtx exists", l + 1),
+                    &shown("P", l),
+                    format!("missing, but {} exists", file_name(&shown("A", l + 1))),
                 ))
             }
             (None, Some(_)) => {
                 return Err(file_error(
-                    &name("P", l),
-                    format!("no A{}.mtx to interpolate from", l + 1),
+                    &shown("P", l),
+                    format!("no {} to interpolate from", file_name(&shown("A", l + 1))),
                 ))
             }
             (Some(n), Some(p)) => (n, p),
         };
-        if p.rows() != a.rows() || p.cols() != next.rows() {
+        let (p, p_blocks) = p;
+        if p.rows() != a.rows() || p.cols() != next.0.rows() {
             return Err(file_error(
-                &name("P", l),
+                &shown("P", l),
                 format!(
                     "is {} x {}, but A{l} has {} rows and A{} has {}",
                     p.rows(),
                     p.cols(),
                     a.rows(),
                     l + 1,
-                    next.rows()
+                    next.0.rows()
                 ),
             ));
         }
-        let coarse_points = coarse_points(dir, l, &p)?;
+        if let (Some((rows, _)), Some((prows, pcols)), Some((nrows, _))) =
+            (&blocks, &p_blocks, &next.1)
+        {
+            if prows != rows {
+                return Err(file_error(
+                    &shown("P", l),
+                    format!("its ranks' rows are not A{l}'s ({})", differ(prows, rows)),
+                ));
+            }
+            if pcols != nrows {
+                return Err(file_error(
+                    &shown("P", l),
+                    format!(
+                        "its ranks' columns are not A{}'s rows ({})",
+                        l + 1,
+                        differ(pcols, nrows)
+                    ),
+                ));
+            }
+        }
+        let coarse_points = coarse_points(dir, l, &p, &shown("P", l))?;
         levels.push(Level {
             a,
             p: Some(p),
             coarse_points,
         });
-        a = next;
+        (a, blocks) = next;
     }
-    Ok(Hierarchy {
+    let h = Hierarchy {
         levels,
         setup_times: Default::default(),
-    })
+    };
+    let ownership = (layout == Layout::Hypre).then_some(ownership);
+    Ok((h, ownership))
 }
 
-fn coarse_points(dir: &Path, l: usize, p: &Csr) -> Result<Vec<u32>, LevelsError> {
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The first rank whose blocks differ, as `rank r: a-b against c-d`.
+fn differ(x: &[usize], y: &[usize]) -> String {
+    let r = (0..x.len().min(y.len()) - 1)
+        .find(|&r| x[r] != y[r] || x[r + 1] != y[r + 1])
+        .unwrap_or(0);
+    let show = |s: &[usize]| match s.get(r..r + 2) {
+        Some([lo, hi]) if hi > lo => format!("{lo}-{}", hi - 1),
+        Some(_) => "none".into(),
+        None => "no rank".into(),
+    };
+    format!("rank {r}: {} against {}", show(x), show(y))
+}
+
+fn coarse_points(dir: &Path, l: usize, p: &Csr, p_file: &Path) -> Result<Vec<u32>, LevelsError> {
     let path = dir.join(format!("C{l}.txt"));
     if path.exists() {
         let text = std::fs::read_to_string(&path)
@@ -252,7 +400,7 @@ fn coarse_points(dir: &Path, l: usize, p: &Csr) -> Result<Vec<u32>, LevelsError>
     }
     if let Some(k) = points.iter().position(|&i| i == u32::MAX) {
         return Err(file_error(
-            &dir.join(format!("P{l}.mtx")),
+            p_file,
             format!(
                 "coarse column {k} has no row whose only entry is 1; give its coarse points in {}",
                 path.display()

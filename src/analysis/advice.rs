@@ -125,15 +125,19 @@ fn alternatives(s: &Setup) -> Vec<(Vec<String>, Variant)> {
             add("--placement", crate::value_name(&p), v);
         }
     }
+    // Coarse rows the input's files place stay there.
     let coarse = match s.coarse {
-        CoarseRule::Inherit => CoarseRule::Rebalance,
-        CoarseRule::Rebalance => CoarseRule::Inherit,
+        CoarseRule::Inherit => Some(CoarseRule::Rebalance),
+        CoarseRule::Rebalance => Some(CoarseRule::Inherit),
+        CoarseRule::Files => None,
     };
-    add(
-        "--coarse-partition",
-        crate::value_name(&coarse),
-        Variant { coarse, ..run },
-    );
+    if let Some(coarse) = coarse {
+        add(
+            "--coarse-partition",
+            crate::value_name(&coarse),
+            Variant { coarse, ..run },
+        );
+    }
     out.truncate(8);
     out
 }

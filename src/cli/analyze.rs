@@ -96,6 +96,17 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
     let mesh = args
         .partition
         .mesh_request(source.as_ref(), args.input.permute(), ranks)?;
+    // Files written per rank are the partition unless --partition says
+    // otherwise: as many ranks as the machine has.
+    let written_by = args.input.input_ranks()?;
+    if let (Some(k), false) = (written_by, args.partition.explicit()) {
+        if k != ranks {
+            return Err(Error::Usage(format!(
+                "the input was written by {k} ranks ({k} rank files), the machine has {} nodes x {} ppn = {ranks}; give --nodes and --ppn to match, or --partition to repartition",
+                m.nodes, m.ppn
+            )));
+        }
+    }
     let measured = match &args.measured {
         Some(path) => Some((path, read_measured(path, ranks)?)),
         None => None,
@@ -117,10 +128,24 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
         &progress,
         &mut stages,
     )?;
-    // Rows renumbered for the mesh partition: its blocks are the fine
-    // partition.
-    let fine = input.blocks.as_ref().unwrap_or(fine);
     let h = &input.h;
+    // The fine partition: MFEM's renumbered blocks; else the input's own
+    // ranks (a hypre dump), unless --partition was given; else the flag.
+    let given = input
+        .ownership
+        .as_ref()
+        .filter(|_| !args.partition.explicit());
+    let (fine, mut coarse) = match (&input.blocks, given) {
+        (Some(blocks), _) => (blocks.clone(), args.partition.coarse_partition),
+        (None, Some(own)) => {
+            let fine = crate::partition::Fine::Blocks {
+                name: "input ranks".into(),
+                starts: own[0].starts.clone(),
+            };
+            (fine, args.partition.coarse_partition)
+        }
+        (None, None) => (fine, args.partition.coarse_partition),
+    };
     let warnings = amg::diagnose::warnings(h, input.built.then_some(&o));
     for w in &warnings {
         progress.suspend(|| warn(w));
@@ -131,7 +156,23 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
         fine.name()
     ));
     let fine_part = fine.partition(&h.levels[0].a, &m, &args.partition.methods())?;
-    let layout = Layout::new(h, fine_part, args.partition.coarse_partition);
+    let layout = match given.filter(|own| own.len() == h.levels.len()) {
+        // Every level's rows as the files give them.
+        Some(own) => {
+            coarse = crate::partition::CoarseRule::Files;
+            let files = Layout {
+                levels: own
+                    .iter()
+                    .map(crate::partition::Partition::from_ownership)
+                    .collect(),
+            };
+            if files != Layout::new(h, fine_part, coarse) {
+                progress.suspend(|| warn("the input's coarse rows do not all stay with their C points' ranks; the files' ranks are used"));
+            }
+            files
+        }
+        None => Layout::new(h, fine_part, coarse),
+    };
     stages.lap("partition");
     progress.say(format!(
         "communication of {} levels on {} ranks",
@@ -176,14 +217,13 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
         cols: info.cols,
         nnz: info.nnz,
     };
-    let coarse = args.partition.coarse_partition;
     let (model, source) = (&args.model, input.source.clone());
     let context = Context {
         model,
         strategy: args.strategy,
         matrix,
         machine: &m,
-        fine,
+        fine: &fine,
         coarse,
         hierarchy: h,
         source,
@@ -193,7 +233,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
     }
     let setup = Setup {
         machine: &m,
-        fine,
+        fine: &fine,
         methods: args.partition.methods(),
         coarse,
         options: &options,

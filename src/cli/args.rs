@@ -233,10 +233,10 @@ pub(crate) fn build(
 pub(crate) struct PartitionArgs {
     /// Partition of the fine rows: a method, or a partition file (one
     /// owner rank a line, as METIS writes them).
-    #[arg(long, default_value = "contiguous", value_name = "NAME|FILE",
+    #[arg(long, value_name = "NAME|FILE",
           value_parser = |s: &str| Ok::<_, std::convert::Infallible>(Fine::parse(s)),
           long_help = fine_help())]
-    partition: Fine,
+    partition: Option<Fine>,
     /// What METIS minimises.
     #[arg(long, value_enum, default_value_t = Objective::Cut)]
     metis_objective: Objective,
@@ -276,20 +276,29 @@ fn fine_help() -> String {
         let help = v.get_help().map(|h| h.to_string()).unwrap_or_default();
         s += &format!("\n- {}: {help}", v.get_name());
     }
+    s += "\n\n[default: contiguous; for hypre IJ input (path/A with path/A.00000, ...) and \
+          hypre --levels-from folders, the ranks the files were written by]";
     s
 }
 
 impl PartitionArgs {
     /// The partition file, an input.
     pub(crate) fn add_input(&self, plan: &mut Plan) {
-        if let Fine::File(path) = &self.partition {
+        if let Some(Fine::File(path)) = &self.partition {
             plan.input(path);
         }
     }
 
-    /// The fine partition asked for; a file must exist.
-    pub(crate) fn fine(&self) -> Result<&Fine, Error> {
-        if let Fine::File(path) = &self.partition {
+    /// Whether `--partition` was given (else an input's own ranks, if it
+    /// has them, are the partition).
+    pub(crate) fn explicit(&self) -> bool {
+        self.partition.is_some()
+    }
+
+    /// The fine partition asked for (contiguous by default); a file must
+    /// exist.
+    pub(crate) fn fine(&self) -> Result<Fine, Error> {
+        if let Some(Fine::File(path)) = &self.partition {
             if !path.exists() {
                 return Err(Error::Usage(format!(
                     "--partition {}: neither a method ({}) nor a partition file",
@@ -298,7 +307,10 @@ impl PartitionArgs {
                 )));
             }
         }
-        Ok(&self.partition)
+        Ok(self
+            .partition
+            .clone()
+            .unwrap_or(Fine::Method(Method::Contiguous)))
     }
 
     /// `--partition mfem`'s mesh, checked before anything is generated:
@@ -311,7 +323,7 @@ impl PartitionArgs {
         permute: Option<u64>,
         ranks: usize,
     ) -> Result<Option<MeshRequest>, Error> {
-        if self.partition != Fine::Method(Method::Mfem) {
+        if self.partition != Some(Fine::Method(Method::Mfem)) {
             if let Some(k) = self.serial_refinements {
                 return Err(Error::Usage(format!(
                     "--serial-refinements {k} applies to --partition mfem only"
@@ -419,12 +431,29 @@ pub(crate) struct Loaded {
     pub(crate) built: bool,
     /// The row blocks the rows were renumbered to (`--partition mfem`).
     pub(crate) blocks: Option<Fine>,
+    /// The ranks' rows as the input's files give them: level 0's for a
+    /// hypre IJ matrix, every level's for a hypre levels folder.
+    pub(crate) ownership: Option<Vec<crate::matrix::Ownership>>,
 }
 
 impl InputArgs {
     /// `--permute`'s seed.
     pub(crate) fn permute(&self) -> Option<u64> {
         self.permute
+    }
+
+    /// The ranks that wrote the input, for inputs written per rank (a
+    /// hypre IJ prefix, a folder of hypre levels): the number of rank
+    /// files, counted before anything is read.
+    pub(crate) fn input_ranks(&self) -> Result<Option<usize>, Error> {
+        let prefix = match (&self.levels_from, &self.input) {
+            (Some(dir), _) => dir.join("A0"),
+            (None, Some(input)) if !Path::new(input).exists() => PathBuf::from(input),
+            _ => return Ok(None),
+        };
+        let files =
+            crate::matrix::io::hypre_ij::rank_files(&prefix).map_err(|e| Error::Load(e.into()))?;
+        Ok(files.map(|f| f.len()))
     }
 
     /// The input matrix, parsed (a generator spec is checked) but not
@@ -440,6 +469,12 @@ impl InputArgs {
     pub(crate) fn add_inputs(&self, plan: &mut Plan) {
         if let Some(input) = &self.input {
             plan.input(Path::new(input));
+            // A hypre IJ prefix: its rank files are the inputs.
+            if let Ok(Some(files)) = crate::matrix::io::hypre_ij::rank_files(Path::new(input)) {
+                for f in files {
+                    plan.input(&f);
+                }
+            }
         }
         if let Some(dir) = &self.levels_from {
             plan.input(dir);
@@ -482,7 +517,7 @@ impl InputArgs {
     ) -> Result<Loaded, Error> {
         if let Some(dir) = &self.levels_from {
             progress.say(format!("reading levels from {}", dir.display()));
-            let h = levels_io::load_levels(dir)?;
+            let (h, ownership) = levels_io::load_levels_ranked(dir)?;
             let a = &h.levels[0].a;
             check_loaded(&dir.display().to_string(), a.rows(), a.nnz(), &need)?;
             stages.lap("input");
@@ -504,6 +539,7 @@ impl InputArgs {
                 source,
                 built: false,
                 blocks: None,
+                ownership,
             });
         }
         let source = source.expect("clap requires INPUT or --levels-from");
@@ -539,6 +575,7 @@ impl InputArgs {
             });
             stages.lap("mesh partition");
         }
+        let ownership = mat.ownership.clone().map(|o| vec![o]);
         let h = build(mat, amg, o, progress)?;
         stages.lap("hierarchy");
         Ok(Loaded {
@@ -548,6 +585,7 @@ impl InputArgs {
             source: described,
             built: true,
             blocks,
+            ownership,
         })
     }
 }

@@ -38,6 +38,10 @@ pub enum CoarseRule {
     Inherit,
     /// Contiguous balanced blocks again on every level.
     Rebalance,
+    /// As the input's rank files give every level (hypre's dumps); where a
+    /// rule is needed it is `inherit`, which hypre follows.
+    #[value(skip)]
+    Files,
 }
 
 /// How the fine rows are split among the ranks.
@@ -194,7 +198,7 @@ impl Partition {
     /// the coarse rows, in coarse order.
     pub fn coarsen(&self, coarse_points: &[u32], rule: CoarseRule) -> Partition {
         match rule {
-            CoarseRule::Inherit => Partition {
+            CoarseRule::Inherit | CoarseRule::Files => Partition {
                 owner: coarse_points
                     .iter()
                     .map(|&c| self.owner[c as usize])

@@ -3,11 +3,16 @@
 //! writer per format behind [`write()`], chosen by the file name.
 //!
 //! Formats: Matrix Market ([`mtx_read`], [`mtx_write`];
-//! <https://math.nist.gov/MatrixMarket/formats.html>). A new format adds
-//! a reader module, a [`Format`] variant and its test in [`Format::of`].
+//! <https://math.nist.gov/MatrixMarket/formats.html>), PETSc's binary
+//! `MatView` ([`petsc`]), and hypre's IJ rank files ([`hypre_ij`]: a path
+//! `path/A` that is no file but whose `path/A.00000` is, read with its
+//! ranks' row blocks). A new format adds a reader module, a [`Format`]
+//! variant and its test in [`Format::of`].
 
+pub mod hypre_ij;
 pub mod mtx_read;
 pub mod mtx_write;
+pub mod petsc;
 
 use std::fmt;
 use std::fs::File;
@@ -16,18 +21,25 @@ use std::path::Path;
 
 use super::{Csr, Matrix, Symmetry};
 
-/// The formats amgcomm reads.
+/// The formats amgcomm reads from one file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Matrix Market, coordinate or array.
     MatrixMarket,
+    /// PETSc's binary matrix (`MatView` with a binary viewer).
+    Petsc,
 }
 
 impl Format {
-    /// The format of a file's (inflated) content. Matrix Market is the
-    /// fallback: its reader names what is wrong with anything else.
-    pub fn of(_content: &[u8]) -> Format {
-        Format::MatrixMarket
+    /// The format of a file's (inflated) content: PETSc binary by its
+    /// class id; else Matrix Market, the fallback whose reader names what
+    /// is wrong with anything else.
+    pub fn of(content: &[u8]) -> Format {
+        if petsc::is_petsc(content) {
+            Format::Petsc
+        } else {
+            Format::MatrixMarket
+        }
     }
 }
 
@@ -142,6 +154,10 @@ pub fn read_with(path: &Path, values: Values) -> Result<Matrix, ReadError> {
         line: None,
         kind,
     };
+    // hypre's IJ files: `path` is the prefix of `path.00000`, ...
+    if !path.exists() && hypre_ij::rank_files(path)?.is_some() {
+        return Ok(hypre_ij::read(path, values)?.matrix);
+    }
     let file = File::open(path).map_err(|e| err(ErrorKind::Open(crate::output::reason(&e))))?;
     let meta = file
         .metadata()
@@ -181,6 +197,8 @@ fn read_stream(r: impl Read) -> Result<Vec<u8>, ErrorKind> {
         .map_err(|e| ErrorKind::Open(crate::output::reason(&e)))?;
     if start.starts_with(&GZIP) {
         slurp(flate2::read::MultiGzDecoder::new(r), true)
+    } else if petsc::is_petsc(start) {
+        petsc::slurp(r)
     } else {
         slurp(r, false)
     }
@@ -250,12 +268,17 @@ fn slurp(mut r: impl Read, gzip: bool) -> Result<Vec<u8>, ErrorKind> {
 fn parse(bytes: &[u8], name: &str, values: Values) -> Result<Matrix, ReadError> {
     match Format::of(bytes) {
         Format::MatrixMarket => mtx_read::parse_with(bytes, name, values),
+        Format::Petsc => petsc::parse(bytes, name, values),
     }
 }
 
-/// Write `a`: Matrix Market (`.mtx`, gzip-compressed for `.mtx.gz`), as
+/// Write `a`: PETSc binary for a name ending in `.petsc` ([`petsc::write`]),
+/// else Matrix Market (`.mtx`, gzip-compressed for `.mtx.gz`), as
 /// [`mtx_write::write`] does.
 pub fn write(path: &Path, a: &Csr, symmetry: Symmetry, comment: &str) -> std::io::Result<()> {
+    if path.extension().is_some_and(|e| e == "petsc") {
+        return petsc::write(path, a);
+    }
     mtx_write::write(path, a, symmetry, comment)
 }
 

@@ -1,0 +1,141 @@
+/*
+ * hypre_dump_levels: BoomerAMG on a 3D Laplacian spread unevenly over the
+ * ranks, then the matrix and every level of the hierarchy printed in
+ * hypre's IJ format, for amgcomm:
+ *
+ *   OUTDIR/A.00000 ...    the matrix (HYPRE_IJMatrixPrint):   amgcomm analyze OUTDIR/A
+ *   OUTDIR/A0.00000 ...   A_0, P_0, A_1, P_1, ... (hypre_ParCSRMatrixPrintIJ):
+ *   OUTDIR/P0.00000 ...                                        amgcomm analyze --levels-from OUTDIR
+ *
+ * dump_levels() below is the part to copy into an application: call it
+ * after HYPRE_BoomerAMGSetup. It reads the hierarchy with hypre's own
+ * accessors (hypre_ParAMGData, _hypre_parcsr_ls.h, hypre 2.26 and later).
+ *
+ * Build (Debian: apt-get install libhypre-dev openmpi-bin libopenmpi-dev):
+ *   mpicc tools/hypre_dump_levels.c -I/usr/include/hypre -lHYPRE -lm -o hypre_dump_levels
+ * Run:
+ *   mpirun -n 4 ./hypre_dump_levels OUTDIR [N]
+ * N: grid points per direction (default 12). Rank r owns a block of rows
+ * proportional to r + 1, so the blocks are uneven.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <mpi.h>
+
+#include "HYPRE.h"
+#include "HYPRE_IJ_mv.h"
+#include "HYPRE_parcsr_ls.h"
+#include "_hypre_parcsr_ls.h"
+
+/* Print A_l and P_l of every level of a set-up BoomerAMG solver as
+ * dir/A<l>.<rank> and dir/P<l>.<rank>. */
+static void dump_levels(HYPRE_Solver solver, const char *dir)
+{
+   hypre_ParAMGData *amg = (hypre_ParAMGData *) solver;
+   int levels = hypre_ParAMGDataNumLevels(amg);
+   hypre_ParCSRMatrix **A = hypre_ParAMGDataAArray(amg);
+   hypre_ParCSRMatrix **P = hypre_ParAMGDataPArray(amg);
+   char name[4096];
+   for (int l = 0; l < levels; l++)
+   {
+      snprintf(name, sizeof name, "%s/A%d", dir, l);
+      hypre_ParCSRMatrixPrintIJ(A[l], 0, 0, name);
+      if (l < levels - 1)
+      {
+         snprintf(name, sizeof name, "%s/P%d", dir, l);
+         hypre_ParCSRMatrixPrintIJ(P[l], 0, 0, name);
+      }
+   }
+}
+
+int main(int argc, char *argv[])
+{
+   MPI_Init(&argc, &argv);
+   int rank, size;
+   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+   MPI_Comm_size(MPI_COMM_WORLD, &size);
+   if (argc < 2)
+   {
+      if (rank == 0) fprintf(stderr, "usage: hypre_dump_levels OUTDIR [N]\n");
+      MPI_Finalize();
+      return 2;
+   }
+   const char *dir = argv[1];
+   int n = argc > 2 ? atoi(argv[2]) : 12;
+   if (n < 2)
+   {
+      if (rank == 0) fprintf(stderr, "hypre_dump_levels: N must be at least 2\n");
+      MPI_Finalize();
+      return 2;
+   }
+   HYPRE_Init();
+
+   /* Uneven blocks: rank r owns rows in proportion to r + 1. */
+   HYPRE_BigInt rows = (HYPRE_BigInt) n * n * n;
+   HYPRE_BigInt weights = (HYPRE_BigInt) size * (size + 1) / 2;
+   HYPRE_BigInt before = (HYPRE_BigInt) rank * (rank + 1) / 2;
+   HYPRE_BigInt ilower = rows * before / weights;
+   HYPRE_BigInt iupper = rows * (before + rank + 1) / weights - 1;
+
+   HYPRE_IJMatrix ij;
+   HYPRE_IJMatrixCreate(MPI_COMM_WORLD, ilower, iupper, ilower, iupper, &ij);
+   HYPRE_IJMatrixSetObjectType(ij, HYPRE_PARCSR);
+   HYPRE_IJMatrixInitialize(ij);
+   for (HYPRE_BigInt i = ilower; i <= iupper; i++)
+   {
+      HYPRE_BigInt x = i % n, y = (i / n) % n, z = i / ((HYPRE_BigInt) n * n);
+      HYPRE_BigInt cols[7];
+      HYPRE_Real vals[7];
+      HYPRE_Int k = 0;
+      cols[k] = i; vals[k++] = 6.0;
+      if (x > 0)     { cols[k] = i - 1;     vals[k++] = -1.0; }
+      if (x < n - 1) { cols[k] = i + 1;     vals[k++] = -1.0; }
+      if (y > 0)     { cols[k] = i - n;     vals[k++] = -1.0; }
+      if (y < n - 1) { cols[k] = i + n;     vals[k++] = -1.0; }
+      if (z > 0)     { cols[k] = i - (HYPRE_BigInt) n * n; vals[k++] = -1.0; }
+      if (z < n - 1) { cols[k] = i + (HYPRE_BigInt) n * n; vals[k++] = -1.0; }
+      HYPRE_IJMatrixSetValues(ij, 1, &k, &i, cols, vals);
+   }
+   HYPRE_IJMatrixAssemble(ij);
+   HYPRE_ParCSRMatrix A;
+   HYPRE_IJMatrixGetObject(ij, (void **) &A);
+
+   char name[4096];
+   snprintf(name, sizeof name, "%s/A", dir);
+   HYPRE_IJMatrixPrint(ij, name);
+
+   HYPRE_IJVector bij, xij;
+   HYPRE_IJVectorCreate(MPI_COMM_WORLD, ilower, iupper, &bij);
+   HYPRE_IJVectorSetObjectType(bij, HYPRE_PARCSR);
+   HYPRE_IJVectorInitialize(bij);
+   HYPRE_IJVectorAssemble(bij);
+   HYPRE_IJVectorCreate(MPI_COMM_WORLD, ilower, iupper, &xij);
+   HYPRE_IJVectorSetObjectType(xij, HYPRE_PARCSR);
+   HYPRE_IJVectorInitialize(xij);
+   HYPRE_IJVectorAssemble(xij);
+   HYPRE_ParVector b, x;
+   HYPRE_IJVectorGetObject(bij, (void **) &b);
+   HYPRE_IJVectorGetObject(xij, (void **) &x);
+
+   HYPRE_Solver amg;
+   HYPRE_BoomerAMGCreate(&amg);
+   HYPRE_BoomerAMGSetPrintLevel(amg, 0);
+   HYPRE_BoomerAMGSetMaxCoarseSize(amg, 9);
+   HYPRE_BoomerAMGSetup(amg, A, b, x);
+
+   dump_levels(amg, dir);
+   if (rank == 0)
+   {
+      printf("hypre_dump_levels: %d levels of a %d^3 Laplacian on %d ranks in %s\n",
+             hypre_ParAMGDataNumLevels((hypre_ParAMGData *) amg), n, size, dir);
+   }
+
+   HYPRE_BoomerAMGDestroy(amg);
+   HYPRE_IJVectorDestroy(bij);
+   HYPRE_IJVectorDestroy(xij);
+   HYPRE_IJMatrixDestroy(ij);
+   HYPRE_Finalize();
+   MPI_Finalize();
+   return 0;
+}
