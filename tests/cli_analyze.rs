@@ -255,20 +255,38 @@ fn bad_input_is_one_clear_line() {
     std::fs::copy(dir.join("P0.mtx"), dir.join("P1.mtx")).unwrap();
     fails(&["analyze", "--levels-from", lv], &["P1.mtx", "but A1 has"]);
     std::fs::rename(d.path().join("P1.mtx"), dir.join("P1.mtx")).unwrap();
-    // No C file and a P without injection rows: say so and ask for the file.
+    // No C file and a P without injection rows (aggregation's): each
+    // coarse point is the row weighing most in its column, and it runs.
     std::fs::remove_file(dir.join("C0.txt")).unwrap();
     let p0 = amgcomm::matrix::io::read(&dir.join("P0.mtx")).unwrap().csr;
-    let doubled = p0.map(|v| 2.0 * v);
-    amgcomm::matrix::io::write(
-        &dir.join("P0.mtx"),
-        &doubled,
-        amgcomm::matrix::Symmetry::General,
-        "",
-    )
-    .unwrap();
+    let write_p0 = |p: &amgcomm::matrix::Csr| {
+        amgcomm::matrix::io::write(
+            &dir.join("P0.mtx"),
+            p,
+            amgcomm::matrix::Symmetry::General,
+            "",
+        )
+        .unwrap()
+    };
+    write_p0(&p0.map(|v| 2.0 * v));
+    ok(&[
+        "analyze",
+        "--levels-from",
+        lv,
+        "--out",
+        d.path().join("r").to_str().unwrap(),
+    ]);
+    // A coarse column nothing interpolates from has no point: say which.
+    let mut t = sprs::TriMatI::<f64, u32>::new((p0.rows(), p0.cols()));
+    for (v, (i, j)) in p0.iter() {
+        if j != 3 {
+            t.add_triplet(i as usize, j as usize, *v);
+        }
+    }
+    write_p0(&t.to_csr());
     fails(
         &["analyze", "--levels-from", lv],
-        &["P0.mtx", "no row whose only entry is 1", "C0.txt"],
+        &["P0.mtx", "coarse column 3 is empty"],
     );
     fails(
         &[

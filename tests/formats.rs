@@ -209,3 +209,73 @@ fn broken_inputs_name_their_file_in_one_line() {
         "x.petsc: truncated: a 16 x 16 matrix",
     );
 }
+
+/// PETSc's own hierarchy (`tools/petsc_dump_levels.c`: PCGAMG on a 10^3
+/// Laplacian, 4 ranks, committed in `tests/data/petsc/`), both ways
+/// PETSc users get it: `levels/` holds each level viewed on its own
+/// (`A0.petsc`, `P0.petsc`, ...), `binaryoutput` what `-pc_mg_dump_binary`
+/// wrote in the same run (restrictions, then operators, coarsest first).
+/// Both read as the sizes PETSc printed, and give the same report.
+#[test]
+fn petsc_gamg_levels_read_both_ways() {
+    let d = tempfile::tempdir().unwrap();
+    let machine = ["--nodes", "2", "--ppn", "2"];
+    let run = |name: &str, from: &str| {
+        let mut args = vec!["analyze", "--levels-from", from];
+        args.extend(machine);
+        let mut r = report(d.path(), name, &args);
+        r["matrix"]["name"] = serde_json::Value::Null;
+        r["hierarchy"]["source"] = serde_json::Value::Null;
+        r
+    };
+    let levels = run("levels", "tests/data/petsc/levels");
+    let dump = run("dump", "tests/data/petsc/binaryoutput");
+    assert_eq!(levels, dump);
+    // "level 0: 1000 rows, 6400 nonzeros", as PETSc printed them.
+    let printed = std::fs::read_to_string("tests/data/petsc/petsc_dump_levels.out").unwrap();
+    let sizes: Vec<(u64, u64)> = printed
+        .lines()
+        .filter_map(|l| l.strip_prefix("level "))
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w[1].parse().unwrap(), w[3].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(sizes.len(), 3);
+    let got: Vec<(u64, u64)> = (levels["hierarchy"]["levels"].as_array().unwrap())
+        .iter()
+        .map(|l| (l["rows"].as_u64().unwrap(), l["nnz"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(got, sizes);
+
+    // A dump cut short, and a file that is no dump, in one line each.
+    let cut = d.path().join("cut");
+    let bytes = std::fs::read("tests/data/petsc/binaryoutput").unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() - 100]).unwrap();
+    let o = amgcomm(&["analyze", "--levels-from", cut.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        (o.status.code(), err.lines().count()),
+        (Some(1), 1),
+        "{err}"
+    );
+    assert!(
+        err.contains("(matrix 5 at offset") && err.contains("truncated"),
+        "{err}"
+    );
+    let o = amgcomm(&[
+        "analyze",
+        "--levels-from",
+        "tests/data/petsc/petsc_dump_levels.out",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        (o.status.code(), err.lines().count()),
+        (Some(1), 1),
+        "{err}"
+    );
+    assert!(
+        err.contains("-pc_mg_dump_binary writes; this file is neither"),
+        "{err}"
+    );
+}

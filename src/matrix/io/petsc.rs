@@ -11,9 +11,9 @@
 //! ```
 //!
 //! `int` is PETSc's `PetscInt`: 32 bits, or 64 in a PETSc configured
-//! `--with-64-bit-indices`; the class id's width tells which. Anything
-//! after the matrix (a second object of the same viewer) is not read, as
-//! `MatLoad` reads one matrix.
+//! `--with-64-bit-indices`; the class id's width tells which. [`parse`]
+//! reads the first matrix, as `MatLoad` does; [`parse_all`] reads every
+//! matrix a viewer wrote one after another (`-pc_mg_dump_binary`).
 
 use std::io::Read;
 use std::path::Path;
@@ -169,6 +169,33 @@ pub fn parse(bytes: &[u8], name: &str, values: Values) -> Result<Matrix, ReadErr
     })
 }
 
+/// Every matrix in `bytes`, one after another, as one binary viewer
+/// writes them; anything else in the file is an error naming its offset.
+pub fn parse_all(bytes: &[u8], name: &str, values: Values) -> Result<Vec<Matrix>, ReadError> {
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    while at < bytes.len() {
+        let rest = &bytes[at..];
+        if !is_petsc(rest) {
+            return Err(ReadError {
+                path: name.to_string(),
+                line: None,
+                kind: ErrorKind::Header(format!(
+                    "after {} matrices, the {} bytes at offset {at} are not a PETSc matrix",
+                    out.len(),
+                    rest.len()
+                )),
+            });
+        }
+        let need = header(rest).map_or(rest.len() as u64, |h| h.4);
+        let end = (need as usize).min(rest.len());
+        let label = format!("{name} (matrix {} at offset {at})", out.len() + 1);
+        out.push(parse(&rest[..end], &label, values)?);
+        at += end;
+    }
+    Ok(out)
+}
+
 /// Writes `a` as a PETSc binary matrix (32-bit `PetscInt`, or 64-bit when
 /// its nonzeros need it), atomically.
 pub fn write(path: &Path, a: &Csr) -> std::io::Result<()> {
@@ -257,6 +284,31 @@ mod tests {
         dense[12..16].copy_from_slice(&(-1i32).to_be_bytes());
         assert!(e(&dense).contains("dense PETSc matrix"));
         assert!(!is_petsc(b"%%MatrixMarket"));
+    }
+
+    #[test]
+    fn matrices_one_after_another() {
+        let mut two = by_hand(4);
+        two.extend(by_hand(8));
+        let all = parse_all(&two, "dump", Values::Finite).unwrap();
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[0].csr, all[1].csr);
+        assert_eq!(all[1].csr.get(0, 0), Some(&1.5));
+        two.extend([0u8; 3]);
+        let e = parse_all(&two, "dump", Values::Finite)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            // 60 bytes with 4-byte ints, 96 with 8.
+            e.contains("after 2 matrices, the 3 bytes at offset 156 are not"),
+            "{e}"
+        );
+        let mut cut = by_hand(4);
+        cut.extend(&by_hand(4)[..20]);
+        let e = parse_all(&cut, "dump", Values::Finite)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("dump (matrix 2 at offset 60): truncated"), "{e}");
     }
 
     #[test]
