@@ -341,12 +341,30 @@ fn the_ij_matrix_of_the_dump_is_level_0_with_its_ranks() {
     );
 }
 
-/// Builds `tools/hypre_dump_levels.c` (mpicc, hypre's headers), runs it
-/// on 4 ranks and checks what it prints, as `.ci/run` does with the
-/// packages it installs.
+/// One mpirun at a time: the tests run in parallel threads, and ranks
+/// beyond the cores make each run slower.
 #[cfg(feature = "mpi")]
-#[test]
-fn the_dump_program_runs_and_its_levels_check_out() {
+static MPIRUN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// `mpirun -n k` of `exe` with `args`, as root if need be.
+#[cfg(feature = "mpi")]
+fn mpirun(k: usize, exe: &Path, args: &[&str]) -> Output {
+    let _one = MPIRUN.lock().unwrap_or_else(|e| e.into_inner());
+    Command::new("mpirun")
+        .args(["-n", &k.to_string(), "--oversubscribe"])
+        .arg(exe)
+        .args(args)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .output()
+        .expect("mpirun on PATH (apt-get install openmpi-bin)")
+}
+
+/// Builds `tools/hypre_dump_levels.c` (mpicc, hypre's headers) and runs
+/// it on `ranks` ranks for an `n^3` Laplacian, as `.ci/run` does with the
+/// packages it installs: the folder of its files.
+#[cfg(feature = "mpi")]
+fn hypre_dump(ranks: usize, n: usize) -> tempfile::TempDir {
     let work = tempfile::tempdir().unwrap();
     let exe = work.path().join("hypre_dump_levels");
     let cc = Command::new("mpicc")
@@ -367,22 +385,132 @@ fn the_dump_program_runs_and_its_levels_check_out() {
     );
     let out = work.path().join("dump");
     std::fs::create_dir(&out).unwrap();
-    let run = Command::new("mpirun")
-        .args(["-n", "4", "--oversubscribe"])
-        .arg(&exe)
-        .arg(&out)
-        .arg("9")
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
-        .output()
-        .unwrap();
+    let run = mpirun(ranks, &exe, &[out.to_str().unwrap(), &n.to_string()]);
     assert!(
         run.status.success(),
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    assert!(String::from_utf8_lossy(&run.stdout).contains("of a 9^3 Laplacian on 4 ranks"));
-    check_dump(&out);
+    let said = format!("of a {n}^3 Laplacian on {ranks} ranks");
+    assert!(String::from_utf8_lossy(&run.stdout).contains(&said));
+    work
+}
+
+/// The program's fresh output on 4 ranks checks out against the files.
+#[cfg(feature = "mpi")]
+#[test]
+fn the_dump_program_runs_and_its_levels_check_out() {
+    let work = hypre_dump(4, 9);
+    check_dump(&work.path().join("dump"));
+}
+
+/// `mpirun -n K amgcomm analyze` (the files read and the messages found
+/// by K processes together) gives the serial run's report: every level's
+/// figures and costs, the hierarchy's sizes, the partition; for K below,
+/// equal to and above the ranks that wrote the files. Failures are one
+/// line from rank 0.
+#[cfg(feature = "mpi")]
+#[test]
+fn processes_together_give_the_serial_report() {
+    let exe = Path::new(env!("CARGO_BIN_EXE_amgcomm"));
+    let dump = hypre_dump(6, 16);
+    let dir = dump.path().join("dump");
+    let work = tempfile::tempdir().unwrap();
+    let report = |k: usize, input: &[&str], machine: &[&str]| -> serde_json::Value {
+        let json = work.path().join(format!("{k}.json"));
+        let out = work.path().join(format!("{k}"));
+        let mut args: Vec<&str> = vec!["analyze"];
+        args.extend(input);
+        args.extend(machine);
+        args.extend([
+            "--json",
+            json.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let o = if k == 0 {
+            amgcomm(&args)
+        } else {
+            mpirun(k, exe, &args)
+        };
+        assert!(
+            o.status.success(),
+            "{k}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let mut r: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        // Where the hierarchy came from, and how long it took, differ.
+        r["hierarchy"]["source"] = serde_json::Value::Null;
+        r["timings"] = serde_json::Value::Null;
+        r
+    };
+    let levels = ["--levels-from", dir.to_str().unwrap()];
+    let six = ["--nodes", "3", "--ppn", "2"];
+    let serial = report(0, &levels, &six);
+    assert!(serial["levels"].as_array().unwrap().len() >= 4);
+    for k in [2, 4, 6, 8] {
+        assert_eq!(report(k, &levels, &six), serial, "{k} processes");
+    }
+    // The matrix alone, and the committed fixture on another machine.
+    let a = dir.join("A");
+    let one = [a.to_str().unwrap(), "--max-levels", "1"];
+    assert_eq!(report(3, &one, &six), report(0, &one, &six));
+    let fixture = ["--levels-from", "tests/data/hypre"];
+    let four = ["--nodes", "2", "--ppn", "2"];
+    assert_eq!(report(3, &fixture, &four), report(0, &fixture, &four));
+
+    let fails = |args: &[&str], code: i32, needle: &str| {
+        let o = mpirun(3, exe, args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        let ours: Vec<&str> = err.lines().filter(|l| l.starts_with("amgcomm:")).collect();
+        assert_eq!(ours.len(), 1, "{err}");
+        assert!(ours[0].contains(needle), "{err}");
+        assert_eq!(o.status.code(), Some(code), "{err}");
+    };
+    // A bad value in one rank file, read by one process.
+    let bad = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        std::fs::copy(&path, bad.path().join(path.file_name().unwrap())).unwrap();
+    }
+    let victim = bad.path().join("A1.00004");
+    let text = std::fs::read_to_string(&victim).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[3] = "1 1 banana";
+    std::fs::write(&victim, lines.join("\n")).unwrap();
+    let out = work.path().join("bad");
+    let bad_levels = [
+        "analyze",
+        "--levels-from",
+        bad.path().to_str().unwrap(),
+        "--nodes",
+        "3",
+        "--ppn",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    fails(
+        &bad_levels,
+        1,
+        "A1.00004: line 4: value 'banana' is not a number",
+    );
+    assert!(!out.exists());
+    // What needs the whole matrix is refused before anything is read.
+    let mut advice = bad_levels.to_vec();
+    advice.push("--advice");
+    fails(&advice, 2, "--advice repartitions the whole matrix");
+    fails(
+        &["analyze", a.to_str().unwrap(), "--nodes", "3", "--ppn", "2"],
+        2,
+        "or --max-levels 1 for the matrix alone",
+    );
+    fails(
+        &["hierarchy", "gen:poisson3d:5"],
+        2,
+        "hierarchy runs as one process",
+    );
 }
 
 #[test]

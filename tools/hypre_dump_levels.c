@@ -71,12 +71,21 @@ int main(int argc, char *argv[])
    }
    HYPRE_Init();
 
-   /* Uneven blocks: rank r owns rows in proportion to r + 1. */
-   HYPRE_BigInt rows = (HYPRE_BigInt) n * n * n;
-   HYPRE_BigInt weights = (HYPRE_BigInt) size * (size + 1) / 2;
-   HYPRE_BigInt before = (HYPRE_BigInt) rank * (rank + 1) / 2;
-   HYPRE_BigInt ilower = rows * before / weights;
-   HYPRE_BigInt iupper = rows * (before + rank + 1) / weights - 1;
+   /* Uneven blocks: rank r owns rows in proportion to r + 1. In 64-bit
+    * arithmetic: HYPRE_BigInt is 32 bits unless hypre was configured
+    * with --enable-bigint, and rows * before overflows it long before
+    * the rows do. */
+   long long rows = (long long) n * n * n;
+   long long weights = (long long) size * (size + 1) / 2;
+   long long before = (long long) rank * (rank + 1) / 2;
+   if (rows > 2147483647LL && sizeof(HYPRE_BigInt) < 8)
+   {
+      if (rank == 0) fprintf(stderr, "hypre_dump_levels: %lld rows need hypre built with --enable-bigint\n", rows);
+      MPI_Finalize();
+      return 2;
+   }
+   HYPRE_BigInt ilower = (HYPRE_BigInt) (rows * before / weights);
+   HYPRE_BigInt iupper = (HYPRE_BigInt) (rows * (before + rank + 1) / weights - 1);
 
    HYPRE_IJMatrix ij;
    HYPRE_IJMatrixCreate(MPI_COMM_WORLD, ilower, iupper, ilower, iupper, &ij);

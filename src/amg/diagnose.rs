@@ -85,12 +85,17 @@ impl fmt::Display for Warning {
 /// The warnings of `h`; `o` when amgcomm built it (a saved hierarchy
 /// has no `max_coarse` to compare with).
 pub fn warnings(h: &Hierarchy, o: Option<&Options>) -> Vec<Warning> {
-    let mut out = Vec::new();
-    if let Some(w) = diagonal(&h.levels[0].a) {
-        out.push(w);
-    }
-    for (l, pair) in h.levels.windows(2).enumerate() {
-        let (parent, rows) = (pair[0].a.rows(), pair[1].a.rows());
+    let rows: Vec<usize> = h.levels.iter().map(|l| l.a.rows()).collect();
+    of_parts(diagonal(&h.levels[0].a, 0), &rows, o)
+}
+
+/// The warnings of a hierarchy known by parts (a distributed run):
+/// level 0's [`diagonal`] warning, merged over its rows, and every
+/// level's rows.
+pub fn of_parts(diagonal: Option<Warning>, rows: &[usize], o: Option<&Options>) -> Vec<Warning> {
+    let mut out: Vec<Warning> = diagonal.into_iter().collect();
+    for (l, pair) in rows.windows(2).enumerate() {
+        let (parent, rows) = (pair[0], pair[1]);
         if rows as f64 > SLOW_COARSENING * parent as f64 {
             out.push(Warning::SlowCoarsening {
                 level: l + 1,
@@ -100,13 +105,12 @@ pub fn warnings(h: &Hierarchy, o: Option<&Options>) -> Vec<Warning> {
         }
     }
     if let Some(o) = o {
-        let level = h.levels.len() - 1;
-        let rows = h.levels[level].a.rows();
+        let level = rows.len() - 1;
         let early = o.max_coarse.max(1).saturating_mul(STOPPED_EARLY);
-        if rows > early && h.levels.len() < o.max_levels {
+        if rows[level] > early && rows.len() < o.max_levels {
             out.push(Warning::Stopped {
                 level,
-                rows,
+                rows: rows[level],
                 max_coarse: o.max_coarse,
             });
         }
@@ -114,21 +118,38 @@ pub fn warnings(h: &Hierarchy, o: Option<&Options>) -> Vec<Warning> {
     out
 }
 
-/// The first row whose diagonal is not positive, and how many there are.
-fn diagonal(a: &Csr) -> Option<Warning> {
-    let mut first = None;
+/// The first row whose diagonal is not positive, and how many there are,
+/// among the rows of `a`, which are global rows `first..` (0 for a whole
+/// matrix).
+pub fn diagonal(a: &Csr, first: usize) -> Option<Warning> {
+    let mut found = None;
     let mut count = 0;
     for (i, row) in a.outer_iterator().enumerate() {
-        let d = row.get(i).copied().unwrap_or(0.0);
+        let d = row.get(first + i).copied().unwrap_or(0.0);
         if d <= 0.0 || d.is_nan() {
             count += 1;
-            first.get_or_insert((i, d));
+            found.get_or_insert((first + i, d));
         }
     }
-    first.map(|(row, value)| Warning::Diagonal {
+    found.map(|(row, value)| Warning::Diagonal {
         row,
         value,
         rows: count,
+    })
+}
+
+/// The [`diagonal`] warnings of consecutive blocks of rows, in row
+/// order, as one: the first row, all rows counted.
+pub fn merge_diagonal(parts: impl IntoIterator<Item = Option<Warning>>) -> Option<Warning> {
+    parts.into_iter().flatten().reduce(|a, b| match (a, b) {
+        (Warning::Diagonal { row, value, rows }, Warning::Diagonal { rows: more, .. }) => {
+            Warning::Diagonal {
+                row,
+                value,
+                rows: rows + more,
+            }
+        }
+        (a, _) => a,
     })
 }
 

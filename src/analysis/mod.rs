@@ -7,6 +7,8 @@
 
 pub mod advice;
 mod compare;
+#[cfg(feature = "mpi")]
+pub mod distributed;
 mod overlay;
 
 use std::path::Path;
@@ -322,7 +324,6 @@ pub fn analyze(
     let mut levels = Vec::with_capacity(h.levels.len());
     for (l, level) in h.levels.iter().enumerate() {
         let part = &layout.levels[l];
-        let mut ops = Vec::new();
         let clock = Instant::now();
         // Each operation's exchange: one pattern with its summary, or a
         // strategy's steps.
@@ -348,21 +349,7 @@ pub fn analyze(
         }
         seconds.extraction += clock.elapsed().as_secs_f64();
         let clock = Instant::now();
-        for (op, exchanged) in exchanges {
-            let charged = exchanged.charge(op, m, &places, o);
-            let cost = &charged.cost;
-            if !cost.total.is_finite() {
-                // The term to blame, or the sum when finite terms overflow.
-                let bad = cost.terms.iter().find(|t| !t.charge.seconds.is_finite());
-                return Err(AnalysisError::NotFinite {
-                    level: l,
-                    op: op.name(),
-                    term: bad.map_or("total", |t| t.term.name),
-                    seconds: bad.map_or(cost.total, |t| t.charge.seconds),
-                });
-            }
-            ops.push(charged);
-        }
+        let ops = charge_level(l, exchanges, m, &places, o)?;
         seconds.model += clock.elapsed().as_secs_f64();
         levels.push(LevelAnalysis {
             level: l,
@@ -377,6 +364,104 @@ pub fn analyze(
         seconds,
         strategy: o.strategy,
     })
+}
+
+/// One level's messages found without its whole matrices (a distributed
+/// run gathers them from every process's share of the rows,
+/// [`crate::comm::share`]), ready for [`analyze_extracted`].
+#[derive(Clone, Debug)]
+pub struct Extracted {
+    /// Rows of `A_l`.
+    pub rows: usize,
+    /// Nonzeros of `A_l`.
+    pub nnz: usize,
+    /// Ranks owning at least one row.
+    pub active_processes: usize,
+    /// `A_l x`.
+    pub spmv: Pattern,
+    /// `A_l P_l`, on levels with a `P`.
+    pub spgemm: Option<Pattern>,
+    /// `P_l^T (A_l P_l)`, on levels with a `P`.
+    pub ptap: Option<Pattern>,
+}
+
+/// Levels extracted elsewhere, each pattern summarised and charged as
+/// [`analyze`] does it under the standard strategy (`o.strategy` must be
+/// standard: node-aware steps need the matrices).
+pub fn analyze_extracted(
+    extracted: Vec<Extracted>,
+    m: &Machine,
+    o: &Options,
+) -> Result<Analysis, AnalysisError> {
+    assert_eq!(
+        o.strategy,
+        Strategy::Standard,
+        "node-aware steps need the matrices"
+    );
+    let places = m.places();
+    let mut seconds = StageSeconds::default();
+    let mut levels = Vec::with_capacity(extracted.len());
+    for (l, e) in extracted.into_iter().enumerate() {
+        let clock = Instant::now();
+        let ptap = e.ptap.filter(|_| o.ptap);
+        let exchanges: Vec<(Op, Exchanged)> = [
+            (Op::Spmv, Some(e.spmv)),
+            (Op::Spgemm, e.spgemm),
+            (Op::Ptap, ptap),
+        ]
+        .into_iter()
+        .filter_map(|(op, pat)| {
+            let pat = pat?;
+            debug_assert!(pat.messages.is_sorted_by_key(|m| (m.from, m.to)));
+            let summary = comm::summarize_on(&pat, &places);
+            Some((op, Exchanged::One((pat, summary))))
+        })
+        .collect();
+        seconds.extraction += clock.elapsed().as_secs_f64();
+        let clock = Instant::now();
+        let ops = charge_level(l, exchanges, m, &places, o)?;
+        seconds.model += clock.elapsed().as_secs_f64();
+        levels.push(LevelAnalysis {
+            level: l,
+            rows: e.rows,
+            nnz: e.nnz,
+            active_processes: e.active_processes,
+            ops,
+        });
+    }
+    Ok(Analysis {
+        levels,
+        seconds,
+        strategy: o.strategy,
+    })
+}
+
+/// Charges one level's exchanges; an infinite or undefined cost is an
+/// error naming the term.
+fn charge_level(
+    l: usize,
+    exchanges: Vec<(Op, Exchanged)>,
+    m: &Machine,
+    places: &Places,
+    o: &Options,
+) -> Result<Vec<OpAnalysis>, AnalysisError> {
+    let mut ops = Vec::with_capacity(exchanges.len());
+    for (op, exchanged) in exchanges {
+        let charged = exchanged.charge(op, m, places, o);
+        let cost = &charged.cost;
+        if !cost.total.is_finite() {
+            // The term to blame, or the sum when finite terms overflow.
+            let bad = cost.terms.iter().find(|t| !t.charge.seconds.is_finite());
+            return Err(AnalysisError::NotFinite {
+                level: l,
+                op: op.name(),
+                term: bad.map_or("total", |t| t.term.name),
+                seconds: bad.map_or(cost.total, |t| t.charge.seconds),
+            });
+        }
+        ops.push(charged);
+    }
+    Ok(ops)
 }
 
 /// An operation's messages before charging.
@@ -472,6 +557,38 @@ mod tests {
     use crate::amg::{build, Preset};
     use crate::matrix::gen::{Kind, Problem};
     use crate::partition::{CoarseRule, Partition};
+
+    /// Patterns charged as extracted elsewhere (summarised afresh) give
+    /// the analysis whose summaries were summed during extraction.
+    #[test]
+    fn extracted_patterns_charge_as_the_analysis_does() {
+        let a = Problem::new(Kind::Poisson3d, 10).generate().unwrap().csr;
+        let h = build(&a, &Preset::Hypre.options(), &mut |_, _| {}).unwrap();
+        let m = crate::machine::test_machine(3, 4);
+        let fine = Partition::contiguous(a.rows(), m.ranks());
+        let layout = Layout::new(&h, fine, CoarseRule::Inherit);
+        let want = analyze(&h, &layout, &m, &Options::default()).unwrap();
+        let extracted = (h.levels.iter().enumerate())
+            .map(|(l, level)| {
+                let part = &layout.levels[l];
+                let (spmv, spgemm) = comm::spmv_spgemm(&level.a, level.p.as_ref(), part, &m);
+                let ptap = (level.p.as_ref())
+                    .map(|p| comm::ptap(&level.a, p, part, &layout.levels[l + 1], &m));
+                Extracted {
+                    rows: level.a.rows(),
+                    nnz: level.a.nnz(),
+                    active_processes: part.active_ranks(),
+                    spmv,
+                    spgemm,
+                    ptap,
+                }
+            })
+            .collect();
+        let got = analyze_extracted(extracted, &m, &Options::default()).unwrap();
+        assert!(want.levels.len() >= 3);
+        let json = |a: &Analysis| serde_json::to_string(&a.levels).unwrap();
+        assert_eq!(json(&got), json(&want));
+    }
 
     #[test]
     fn an_infinite_cost_is_an_error_naming_the_term() {

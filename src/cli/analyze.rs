@@ -67,6 +67,15 @@ pub(crate) struct AnalyzeArgs {
 }
 
 pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
+    #[cfg(feature = "mpi")]
+    if super::launcher_rank().is_some() {
+        return with_mpi::run(args);
+    }
+    serial(args)
+}
+
+/// The analysis in this process alone.
+fn serial(args: &AnalyzeArgs) -> Result<(), Error> {
     let mut stages = Stages::start();
     // Everything that can be checked before the input is read is checked
     // first: flags, outputs, and what the run would ask of memory.
@@ -179,14 +188,65 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
         h.levels.len(),
         m.ranks()
     ));
-    let keep_patterns = args.dot.is_some() || args.save_patterns.is_some();
-    let options = Options {
+    let options = options(args);
+    let a = analysis::analyze(h, &layout, &m, &options)?;
+    let info = &input.info;
+    let origin = Origin {
+        matrix: MatrixJson {
+            name: input.name.clone(),
+            rows: info.rows,
+            cols: info.cols,
+            nnz: info.nnz,
+        },
+        source: input.source.clone(),
+        hierarchy: report::hierarchy::json(h),
+        fine,
+        coarse,
+        warnings,
+        built: input.built.then_some(h),
+        advice: Some(h),
+        input_seconds: stages.seconds("input") + stages.seconds("hierarchy"),
+    };
+    finish(args, &m, a, measured, origin, &mut stages, &progress)
+}
+
+/// What analyze charges and keeps.
+fn options(args: &AnalyzeArgs) -> Options {
+    Options {
         model: args.model.clone(),
         strategy: args.strategy,
         ptap: true,
-        keep_patterns,
-    };
-    let mut a = analysis::analyze(h, &layout, &m, &options)?;
+        keep_patterns: args.dot.is_some() || args.save_patterns.is_some(),
+    }
+}
+
+/// Where an analysis came from, for its report.
+struct Origin<'h> {
+    matrix: MatrixJson,
+    source: String,
+    hierarchy: report::hierarchy::HierarchyJson,
+    fine: crate::partition::Fine,
+    coarse: crate::partition::CoarseRule,
+    warnings: Vec<amg::diagnose::Warning>,
+    /// The hierarchy, when amgcomm built it (its setup timings).
+    built: Option<&'h amg::Hierarchy>,
+    /// The hierarchy, for --advice's alternatives.
+    advice: Option<&'h amg::Hierarchy>,
+    /// Seconds spent reading and building.
+    input_seconds: f64,
+}
+
+/// The analysis's outputs: the measured overlay, patterns, DOT files,
+/// advice, the report folder, --json and the table on stdout.
+fn finish(
+    args: &AnalyzeArgs,
+    m: &crate::machine::Machine,
+    mut a: analysis::Analysis,
+    measured: Option<(&PathBuf, crate::measured::Measured)>,
+    origin: Origin,
+    stages: &mut Stages,
+    progress: &Progress,
+) -> Result<(), Error> {
     let measured = measured.map(|(path, file)| {
         let warnings = analysis::overlay(&mut a, &file);
         for w in &warnings {
@@ -203,46 +263,49 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
     stages.record("model", a.seconds.model);
     if let Some(dir) = &args.save_patterns {
         progress.say(format!("writing patterns into {}", dir.display()));
-        a.save_patterns(dir, &m)?;
+        a.save_patterns(dir, m)?;
         stages.lap("patterns");
     }
     if let Some(dir) = &args.dot {
-        a.save_dot(dir, &m)?;
+        a.save_dot(dir, m)?;
     }
     progress.say("writing the report".into());
-    let info = &input.info;
-    let matrix = MatrixJson {
-        name: input.name.clone(),
-        rows: info.rows,
-        cols: info.cols,
-        nnz: info.nnz,
-    };
-    let (model, source) = (&args.model, input.source.clone());
+    let Origin {
+        matrix,
+        source,
+        hierarchy,
+        fine,
+        coarse,
+        warnings,
+        built,
+        advice: h,
+        input_seconds,
+    } = origin;
     let context = Context {
-        model,
+        model: &args.model,
         strategy: args.strategy,
         matrix,
-        machine: &m,
+        machine: m,
         fine: &fine,
         coarse,
-        hierarchy: h,
-        source,
+        hierarchy,
+        source: source.clone(),
     };
-    if args.advice {
-        progress.say("what would cut it: trying alternatives".into());
-    }
-    let setup = Setup {
-        machine: &m,
-        fine: &fine,
-        methods: args.partition.methods(),
-        coarse,
-        options: &options,
-    };
-    let (advice, failed) = if args.advice {
-        let (advice, failed) = analysis::advice::advise(h, &setup, &a);
-        (Some(advice), failed)
-    } else {
-        (None, Vec::new())
+    let options = options(args);
+    let (advice, failed) = match h.filter(|_| args.advice) {
+        Some(h) => {
+            progress.say("what would cut it: trying alternatives".into());
+            let setup = Setup {
+                machine: m,
+                fine: &fine,
+                methods: args.partition.methods(),
+                coarse,
+                options: &options,
+            };
+            let (advice, failed) = analysis::advice::advise(h, &setup, &a);
+            (Some(advice), failed)
+        }
+        None => (None, Vec::new()),
     };
     for f in failed {
         progress.suspend(|| warn(format!("an alternative could not be evaluated: {f}")));
@@ -252,11 +315,12 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
     r.advice = advice;
     r.warnings = warnings;
     r.measured = measured;
+    let out = (args.out.clone()).unwrap_or_else(|| args.input.default_out());
     // The JSON last, so that its timings cover the charts.
     report::write_folder(&out, &mut r, |r| {
         stages.lap("charts and csv");
         if args.timings {
-            r.timings = Some(stages.report(input.built.then_some(h)));
+            r.timings = Some(stages.report(built));
         }
     })?;
     progress.done();
@@ -265,8 +329,8 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
     }
     emit(&format!(
         "{} ({}) on {} nodes x {} ppn = {} ranks ({}), routers {:?}\n\n{}{}\nhierarchy and input {:.2} s, communication extracted in {:.2} s; report in {}\n",
-        input.name, input.source, m.nodes, m.ppn, m.ranks(), m.name, m.router_box(), table::table(&r), if args.advice { table::advice(&r) } else { String::new() },
-        stages.seconds("input") + stages.seconds("hierarchy"), a.seconds.extraction, out.display()
+        r.matrix.name, source, m.nodes, m.ppn, m.ranks(), m.name, m.router_box(), table::table(&r), if args.advice { table::advice(&r) } else { String::new() },
+        input_seconds, a.seconds.extraction, out.display()
     ))
 }
 
@@ -286,4 +350,168 @@ fn read_measured(path: &std::path::Path, ranks: usize) -> Result<crate::measured
     analysis::check_measured(&file, ranks)
         .map_err(|e| Error::Usage(format!("--measured {name}: {e}")))?;
     Ok(file)
+}
+
+/// `mpirun -n K amgcomm analyze` (feature `mpi`): the rank files read,
+/// and the messages found, by `K` processes together
+/// ([`analysis::distributed`]); rank 0 charges them and writes the
+/// report. One process (`mpirun -n 1`) is a serial run.
+#[cfg(feature = "mpi")]
+mod with_mpi {
+    use super::*;
+    use crate::analysis::distributed;
+    use crate::cli::mpi::{agree, open, said};
+
+    pub(super) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
+        let s = open()?;
+        if s.size == 1 {
+            return serial(args);
+        }
+        let mut stages = Stages::start();
+        let asked = || {
+            let m = args.machine.resolve()?;
+            let levels = inputs(args, s.size)?;
+            let ranks = m.ranks();
+            match args.input.input_ranks()? {
+                Some(k) if k != ranks => {
+                    return Err(Error::Usage(format!(
+                        "the input was written by {k} ranks ({k} rank files), the machine has {} nodes x {} ppn = {ranks}; give --nodes and --ppn to match",
+                        m.nodes, m.ppn
+                    )))
+                }
+                _ => {}
+            }
+            // Rank 0 alone writes, and reads --measured.
+            let mut measured = None;
+            if s.rank == 0 {
+                let out = (args.out.clone()).unwrap_or_else(|| args.input.default_out());
+                let mut plan = Plan::new();
+                args.input.add_inputs(&mut plan);
+                args.machine.add_input(&mut plan);
+                if let Some(path) = &args.measured {
+                    plan.input(path);
+                }
+                plan.folder("--out", &out, report::is_report_file)?;
+                if let Some(path) = &args.json {
+                    plan.file("--json", path)?;
+                }
+                if let Some(dir) = &args.dot {
+                    plan.folder("--dot", dir, crate::comm::dot::is_dot_file)?;
+                }
+                if let Some(dir) = &args.save_patterns {
+                    plan.folder("--save-patterns", dir, crate::comm::io::is_pattern_file)?;
+                }
+                if let Some(path) = &args.measured {
+                    measured = Some((path, read_measured(path, ranks)?));
+                }
+            }
+            Ok((m, levels, measured))
+        };
+        let (m, levels, measured) = agree(&s, asked())?;
+        let ranks = m.ranks();
+        let progress = if s.rank == 0 {
+            Progress::new()
+        } else {
+            Progress::hidden()
+        };
+        progress.say(format!(
+            "{} processes reading {} level(s) written by {ranks} ranks",
+            s.size,
+            levels.len()
+        ));
+        let gathered =
+            distributed::extract(&s, &levels, ranks, true).map_err(|f| said(&s, f, false))?;
+        stages.lap("input and extraction");
+        let written = || -> Result<(), Error> {
+            let Some(g) = gathered else {
+                return Ok(());
+            };
+            let a = analysis::analyze_extracted(g.levels, &m, &options(args))?;
+            let rows: Vec<usize> = g.sizes.iter().map(|l| l.rows).collect();
+            let warnings = amg::diagnose::of_parts(g.diagonal, &rows, None);
+            for w in &warnings {
+                progress.suspend(|| warn(w));
+            }
+            let first = &g.sizes[0];
+            let (name, source) = match args.input.levels_from() {
+                Some(dir) => (
+                    dir.display().to_string(),
+                    format!(
+                        "levels from {}, read by {} processes",
+                        dir.display(),
+                        s.size
+                    ),
+                ),
+                None => (
+                    args.input.input().unwrap_or_default().to_string(),
+                    format!(
+                        "the matrix alone (--max-levels 1), read by {} processes",
+                        s.size
+                    ),
+                ),
+            };
+            let origin = Origin {
+                matrix: MatrixJson {
+                    name,
+                    rows: first.rows,
+                    cols: first.rows,
+                    nnz: first.nnz,
+                },
+                source,
+                hierarchy: report::hierarchy::of_sizes(g.sizes),
+                fine: crate::partition::Fine::Blocks {
+                    name: "input ranks".into(),
+                    starts: g.ownership[0].starts.clone(),
+                },
+                coarse: crate::partition::CoarseRule::Files,
+                warnings,
+                built: None,
+                advice: None,
+                input_seconds: stages.seconds("input and extraction"),
+            };
+            finish(args, &m, a, measured, origin, &mut stages, &progress)
+        };
+        agree(&s, written())
+    }
+
+    /// The levels to read, or why this run cannot be spread over
+    /// processes.
+    fn inputs(
+        args: &AnalyzeArgs,
+        size: usize,
+    ) -> Result<Vec<crate::amg::levels_io::LevelFiles>, Error> {
+        let refuse = |why: &str| {
+            Err(Error::Usage(format!(
+                "under mpirun ({size} processes), {why}; run it without mpirun"
+            )))
+        };
+        if args.partition.explicit() {
+            return refuse("the rank files are the partition: --partition needs the whole matrix");
+        }
+        if args.strategy != Strategy::Standard {
+            return refuse("--strategy node-aware needs the whole matrices");
+        }
+        if args.advice {
+            return refuse("--advice repartitions the whole matrix");
+        }
+        if args.input.permute().is_some() {
+            return refuse("--permute needs the whole matrix");
+        }
+        let dir = args.input.levels_from();
+        let input = args.input.input().unwrap_or_default();
+        if dir.is_none() {
+            if args.input.input_ranks()?.is_none() {
+                return refuse(&format!(
+                    "analyze reads hypre rank files (INPUT path/A for path/A.00000, ..., or --levels-from DIR), and {input} is not one"
+                ));
+            }
+            if args.amg.max_levels() != Some(1) {
+                return refuse("a hierarchy is built from the whole matrix: give --levels-from DIR with the levels hypre wrote (tools/hypre_dump_levels.c), or --max-levels 1 for the matrix alone");
+            }
+        }
+        distributed::inputs(dir, std::path::Path::new(input)).map_err(|e| match e {
+            distributed::InputError::Levels(e) => e.into(),
+            e => Error::Usage(e.to_string()),
+        })
+    }
 }

@@ -121,6 +121,12 @@ pub(crate) struct AmgArgs {
 
 impl AmgArgs {
     /// The preset with the flags applied, checked before any input is read.
+    /// `--max-levels`, when given.
+    #[cfg(feature = "mpi")]
+    pub(crate) fn max_levels(&self) -> Option<usize> {
+        self.max_levels
+    }
+
     pub(crate) fn options(&self) -> Result<Options, Error> {
         let mut o = self.preset.options();
         let s = &mut o.strength;
@@ -404,9 +410,12 @@ pub(crate) struct InputArgs {
         conflicts_with = "levels_from"
     )]
     input: Option<String>,
-    /// Read the hierarchy (A0.mtx, P0.mtx, [C0.txt], A1.mtx, ...) from DIR
-    /// instead of building one, e.g. one saved from hypre, PETSc or PyAMG.
-    /// The AMG flags and --permute do not apply to it.
+    /// Read the hierarchy from DIR instead of building one: A0.mtx, P0.mtx,
+    /// [C0.txt], A1.mtx, ... (PyAMG, --save-levels), A0.petsc, P0.petsc,
+    /// ... (PETSc), hypre rank files A0.00000, P0.00000, ...
+    /// (tools/hypre_dump_levels.c; their ranks are every level's
+    /// partition), or the one file PETSc's -pc_mg_dump_binary writes. The
+    /// AMG flags and --permute do not apply to it.
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "preset", "theta", "strength", "max_row_sum", "num_functions", "coarsening",
         "interpolation", "p_max_elmts", "trunc_factor", "seed", "max_coarse",
@@ -440,6 +449,18 @@ impl InputArgs {
     /// `--permute`'s seed.
     pub(crate) fn permute(&self) -> Option<u64> {
         self.permute
+    }
+
+    /// `INPUT`, when given.
+    #[cfg(feature = "mpi")]
+    pub(crate) fn input(&self) -> Option<&str> {
+        self.input.as_deref()
+    }
+
+    /// `--levels-from`, when given.
+    #[cfg(feature = "mpi")]
+    pub(crate) fn levels_from(&self) -> Option<&Path> {
+        self.levels_from.as_deref()
     }
 
     /// The ranks that wrote the input, for inputs written per rank (a

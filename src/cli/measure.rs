@@ -98,49 +98,12 @@ pub(crate) use with_mpi::{calibrate, replay};
 mod with_mpi {
     use super::*;
 
+    use super::super::mpi::{agree, failed, open};
     use crate::measure::calibrate::{self as cal, Schedule, Setup};
-    use crate::measure::mpi::{self, Failure, Session};
+    use crate::measure::mpi::{self, Session};
     use crate::measure::replay::{self as rep, RankPart, Run};
     use crate::output::Plan;
     use crate::report::{measure as text, pretty_json};
-
-    /// Every rank learns the first failure of any rank (collective).
-    fn agree<T>(s: &Session, r: Result<T, Error>) -> Result<T, Error> {
-        let (value, local) = match r {
-            Ok(v) => (Some(v), None),
-            Err(e) => (None, Some((e.to_string(), e.exit_status()))),
-        };
-        s.agree(local).map_err(|f| failed(s, f))?;
-        Ok(value.expect("no failure"))
-    }
-
-    /// A failure all ranks agreed on, said now: rank 0 prints it, then
-    /// every rank waits for the others (collective) and stays silent from
-    /// then on. Otherwise a rank that exits first makes mpirun end the
-    /// rest, rank 0 perhaps before it has printed.
-    fn failed(s: &Session, f: Failure) -> Error {
-        let e = Error::Agreed {
-            message: if f.rank == 0 {
-                f.message
-            } else {
-                format!("rank {}: {}", f.rank, f.message)
-            },
-            status: f.status,
-        };
-        if s.rank == 0 {
-            super::super::say(format_args!("amgcomm: {e}"));
-        }
-        super::super::set_quiet(true);
-        s.barrier();
-        e
-    }
-
-    fn open() -> Result<Session, Error> {
-        let s =
-            Session::open().ok_or_else(|| Error::Usage("MPI was initialised already".into()))?;
-        super::super::set_quiet(s.rank != 0);
-        Ok(s)
-    }
 
     /// `amgcomm calibrate`.
     pub(crate) fn calibrate(a: &CalibrateArgs) -> Result<(), Error> {

@@ -11,6 +11,8 @@ mod hierarchy;
 mod machine;
 mod matrix;
 mod measure;
+#[cfg(feature = "mpi")]
+mod mpi;
 mod partition;
 mod stages;
 
@@ -222,19 +224,56 @@ fn launcher_rank() -> Option<u64> {
     .find_map(|v| std::env::var(v).ok()?.parse().ok())
 }
 
+/// The processes an MPI launcher started, from its environment (Open
+/// MPI, MPICH's PMI), if it says.
+fn launcher_size() -> Option<u64> {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"]
+        .iter()
+        .find_map(|v| std::env::var(v).ok()?.parse().ok())
+}
+
+/// A command that runs as one process, started as one of several by an
+/// MPI launcher: refused (exit 2), as every process would write the same
+/// outputs. `calibrate`, `replay` and (built with the `mpi` feature)
+/// `analyze` run under `mpirun`.
+fn one_process_only(command: &Command) -> Option<i32> {
+    let several = launcher_size().is_some_and(|k| k > 1) || launcher_rank().is_some_and(|r| r > 0);
+    let mpi = matches!(command, Command::Calibrate(_) | Command::Replay(_))
+        || (cfg!(feature = "mpi") && matches!(command, Command::Analyze(_)));
+    if !several || mpi {
+        return None;
+    }
+    let k = launcher_size().map_or("several".to_string(), |k| k.to_string());
+    let line = if matches!(command, Command::Analyze(_)) {
+        format!("started as one of {k} MPI processes, but built without the mpi feature, so each would analyse alone and write the same report: build with --features mpi (README, \"Measuring with MPI\"), or run it without mpirun")
+    } else {
+        let name = std::env::args().nth(1).unwrap_or_default();
+        format!("started as one of {k} MPI processes: {name} runs as one process (analyze, calibrate and replay run under mpirun); run it without mpirun")
+    };
+    // Rank 0 says it; the others too when rank 0 may not know.
+    if !quiet() || launcher_size().is_none() {
+        say(format_args!("amgcomm: {line}"));
+    } else {
+        // Let rank 0 print before this exit makes mpirun end the job.
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+    Some(2)
+}
+
 /// Run the command line; returns the process exit code.
 pub fn run() -> i32 {
     install_panic_hook();
     install_interrupt_handler();
-    // The MPI commands print from rank 0 only, flag errors included.
-    let command = std::env::args().nth(1).unwrap_or_default();
-    if ["calibrate", "replay"].contains(&command.as_str()) {
-        set_quiet(launcher_rank().is_some_and(|r| r != 0));
-    }
+    // Under an MPI launcher, rank 0 alone prints errors, flag errors
+    // included.
+    set_quiet(launcher_rank().is_some_and(|r| r != 0));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return flag_error(e),
     };
+    if let Some(refused) = one_process_only(&cli.command) {
+        return refused;
+    }
     let result = match cli.command {
         Command::Info(args) => matrix::info(&args),
         Command::Generate(args) => matrix::generate(&args),
@@ -365,6 +404,12 @@ impl Progress {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.enable_steady_tick(std::time::Duration::from_millis(120));
         Progress(bar)
+    }
+
+    /// One that never draws (an MPI rank but 0).
+    #[cfg(feature = "mpi")]
+    pub(crate) fn hidden() -> Progress {
+        Progress(indicatif::ProgressBar::hidden())
     }
 
     pub(crate) fn say(&self, msg: String) {

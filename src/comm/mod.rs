@@ -25,6 +25,7 @@ pub mod dot;
 mod extract;
 pub mod io;
 pub mod node_aware;
+pub mod share;
 mod summary;
 
 use rayon::prelude::*;

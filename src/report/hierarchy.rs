@@ -7,7 +7,7 @@ use super::group;
 use crate::amg::Hierarchy;
 
 /// One level's sizes.
-#[derive(Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LevelJson {
     /// Level index.
     pub level: usize,
@@ -21,7 +21,7 @@ pub struct LevelJson {
 }
 
 /// The hierarchy's sizes and complexities.
-#[derive(Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct HierarchyJson {
     /// `sum nnz(A_l) / nnz(A_0)`.
     pub operator_complexity: f64,
@@ -33,20 +33,29 @@ pub struct HierarchyJson {
 
 /// The summary of `h`.
 pub fn json(h: &Hierarchy) -> HierarchyJson {
+    let sizes: Vec<LevelJson> = (h.levels.iter().enumerate())
+        .map(|(level, l)| LevelJson {
+            level,
+            rows: l.a.rows(),
+            nnz: l.a.nnz(),
+            p_nnz: l.p.as_ref().map(|p| p.nnz()),
+        })
+        .collect();
+    of_sizes(sizes)
+}
+
+/// The summary of levels of these sizes (a distributed run knows the
+/// sizes, not the matrices): the complexities as
+/// [`Hierarchy::operator_complexity`] and [`Hierarchy::grid_complexity`].
+pub fn of_sizes(levels: Vec<LevelJson>) -> HierarchyJson {
+    let ratio = |f: fn(&LevelJson) -> usize| {
+        let total: usize = levels.iter().map(f).sum();
+        total as f64 / levels.first().map_or(0, f).max(1) as f64
+    };
     HierarchyJson {
-        operator_complexity: h.operator_complexity(),
-        grid_complexity: h.grid_complexity(),
-        levels: h
-            .levels
-            .iter()
-            .enumerate()
-            .map(|(level, l)| LevelJson {
-                level,
-                rows: l.a.rows(),
-                nnz: l.a.nnz(),
-                p_nnz: l.p.as_ref().map(|p| p.nnz()),
-            })
-            .collect(),
+        operator_complexity: ratio(|l| l.nnz),
+        grid_complexity: ratio(|l| l.rows),
+        levels,
     }
 }
 

@@ -9,7 +9,6 @@ use serde::Serialize;
 
 use crate::amg::diagnose::Warning;
 
-use crate::amg::Hierarchy;
 use crate::analysis::advice::Advice;
 use crate::analysis::{Analysis, LevelAnalysis, Totals};
 use crate::comm::node_aware::Strategy;
@@ -125,8 +124,8 @@ pub struct Context<'a> {
     pub fine: &'a Fine,
     /// The coarse rule.
     pub coarse: CoarseRule,
-    /// The hierarchy.
-    pub hierarchy: &'a Hierarchy,
+    /// The hierarchy's sizes ([`super::hierarchy::json`]).
+    pub hierarchy: super::hierarchy::HierarchyJson,
     /// Where the hierarchy came from.
     pub source: String,
 }
@@ -153,7 +152,7 @@ impl<'a> Report<'a> {
             },
             hierarchy: HierarchyJson {
                 source: c.source,
-                summary: super::hierarchy::json(c.hierarchy),
+                summary: c.hierarchy,
             },
             levels: &analysis.levels,
             totals: analysis.totals(),

@@ -289,7 +289,7 @@ mod tests {
                     machine: &m,
                     fine: &fine,
                     coarse: CoarseRule::Inherit,
-                    hierarchy: &h,
+                    hierarchy: crate::report::hierarchy::json(&h),
                     source: String::new(),
                 },
             );

@@ -231,7 +231,7 @@ fn span((lo, hi): (u64, u64)) -> String {
 /// The ranks' ranges, which must follow each other from 0 without gap or
 /// overlap (empty ones anywhere): `ranks + 1` starts. `what`: "rows" or
 /// "columns".
-fn tile(files: &[PathBuf], ranges: &[(u64, u64)], what: &str) -> Result<Vec<usize>, ReadError> {
+pub fn tile(files: &[PathBuf], ranges: &[(u64, u64)], what: &str) -> Result<Vec<usize>, ReadError> {
     let mut starts = vec![0usize];
     let mut pos = 0u64;
     let mut last: Option<usize> = None;
@@ -277,64 +277,26 @@ pub struct RankMatrix {
     pub files: Vec<PathBuf>,
 }
 
-/// Reads the rank files of `prefix` ([`rank_files`]) in parallel.
-pub fn read(prefix: &Path, values: Values) -> Result<RankMatrix, ReadError> {
-    let files = rank_files(prefix)?.ok_or_else(|| ReadError {
+/// The rank files of `prefix`, or an error naming `prefix.00000` when
+/// there is none.
+pub fn existing_rank_files(prefix: &Path) -> Result<Vec<PathBuf>, ReadError> {
+    rank_files(prefix)?.ok_or_else(|| ReadError {
         path: prefix.display().to_string(),
         line: None,
         kind: ErrorKind::Open(format!(
             "no such file, nor {}",
             rank_file(prefix, 0).display()
         )),
-    })?;
-    // Entries at most: the files' bytes over the shortest line.
-    let bytes: u64 = files
-        .iter()
-        .map(|f| std::fs::metadata(f).map_or(0, |m| m.len()))
-        .sum();
-    let entries = bytes / SHORTEST_LINE;
-    crate::memory::check(entries.saturating_mul(32), || {
-        format!(
-            "{} ({} rank files, {bytes} bytes)",
-            prefix.display(),
-            files.len()
-        )
     })
-    .map_err(|e| ReadError {
-        path: prefix.display().to_string(),
-        line: None,
-        kind: ErrorKind::Memory(e),
-    })?;
-    let blocks = files
-        .par_iter()
-        .map(|f| parse_rank(f, values))
-        .collect::<Result<Vec<_>, _>>()?;
-    let rows: Vec<(u64, u64)> = blocks.iter().map(|b| b.rows).collect();
-    let cols: Vec<(u64, u64)> = blocks.iter().map(|b| b.cols).collect();
-    let row_starts = tile(&files, &rows, "rows")?;
-    let col_starts = tile(&files, &cols, "columns")?;
-    let (nrows, ncols) = (row_starts[files.len()], col_starts[files.len()]);
-    for (b, f) in blocks.iter().zip(&files) {
-        if let Some((c, line)) = b.widest.filter(|&(c, _)| c >= ncols as u64) {
-            return Err(bad(
-                f,
-                line,
-                format!("column {c} is beyond the {ncols} columns the rank files give"),
-            ));
-        }
-    }
-    // Rows global again, in rank order: duplicates sum in file order.
-    let chunks: Vec<Triplets> = blocks
-        .into_par_iter()
-        .map(|mut b| {
-            let lo = b.rows.0 as u32;
-            for r in b.entries.rows.iter_mut() {
-                *r += lo;
-            }
-            b.entries
-        })
-        .collect();
-    let csr: Csr = csr::from_triplets(nrows, ncols, &chunks, Symmetry::General);
+}
+
+/// Reads the rank files of `prefix` ([`rank_files`]) in parallel.
+pub fn read(prefix: &Path, values: Values) -> Result<RankMatrix, ReadError> {
+    let files = existing_rank_files(prefix)?;
+    let part = read_part(&files, 0..files.len(), values)?;
+    let row_starts = tile(&files, &part.rows, "rows")?;
+    let col_starts = tile(&files, &part.cols, "columns")?;
+    let csr = part.assemble(&files, &row_starts, col_starts[files.len()])?;
     let matrix = Matrix {
         name: prefix.display().to_string(),
         field: Field::Real,
@@ -348,6 +310,96 @@ pub fn read(prefix: &Path, values: Values) -> Result<RankMatrix, ReadError> {
         col_starts,
         files,
     })
+}
+
+/// The rank files of some ranks, parsed: what one process of a
+/// distributed run reads (`amgcomm analyze` under `mpirun`), about `1/K`
+/// of the rows. Their ranges, gathered from every process, are checked
+/// with [`tile`]; then [`Part::assemble`] makes the rows one matrix.
+pub struct Part {
+    /// The first rank read.
+    pub first: usize,
+    /// Each rank's rows, `lo..hi` (`0..0` when empty).
+    pub rows: Vec<(u64, u64)>,
+    /// Each rank's columns, the same way.
+    pub cols: Vec<(u64, u64)>,
+    blocks: Vec<RankBlock>,
+}
+
+/// Parses `files[ranks]` in parallel, first checking that their entries
+/// can fit in memory.
+pub fn read_part(
+    files: &[PathBuf],
+    ranks: std::ops::Range<usize>,
+    values: Values,
+) -> Result<Part, ReadError> {
+    let mine = &files[ranks.clone()];
+    // Entries at most: the files' bytes over the shortest line.
+    let bytes: u64 = mine
+        .iter()
+        .map(|f| std::fs::metadata(f).map_or(0, |m| m.len()))
+        .sum();
+    let entries = bytes / SHORTEST_LINE;
+    let shown = mine.first().unwrap_or(&files[0]);
+    crate::memory::check(entries.saturating_mul(32), || {
+        format!(
+            "{} and {} more rank files, {bytes} bytes",
+            shown.display(),
+            mine.len().saturating_sub(1)
+        )
+    })
+    .map_err(|e| ReadError {
+        path: shown.display().to_string(),
+        line: None,
+        kind: ErrorKind::Memory(e),
+    })?;
+    let blocks = mine
+        .par_iter()
+        .map(|f| parse_rank(f, values))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Part {
+        first: ranks.start,
+        rows: blocks.iter().map(|b| b.rows).collect(),
+        cols: blocks.iter().map(|b| b.cols).collect(),
+        blocks,
+    })
+}
+
+impl Part {
+    /// The part's rows as one matrix: of all ranks' tiling `row_starts`
+    /// ([`tile`]), the rows of the part's ranks, local from 0, with
+    /// global column indices below `ncols` (an entry beyond is an error
+    /// naming its file and line). Duplicates sum in file order.
+    pub fn assemble(
+        self,
+        files: &[PathBuf],
+        row_starts: &[usize],
+        ncols: usize,
+    ) -> Result<Csr, ReadError> {
+        let (first, count) = (self.first, self.blocks.len());
+        for (b, f) in self.blocks.iter().zip(&files[first..]) {
+            if let Some((c, line)) = b.widest.filter(|&(c, _)| c >= ncols as u64) {
+                return Err(bad(
+                    f,
+                    line,
+                    format!("column {c} is beyond the {ncols} columns the rank files give"),
+                ));
+            }
+        }
+        let lo = row_starts[first];
+        // Rows local to the part again, in rank order.
+        let chunks: Vec<Triplets> = (self.blocks.into_par_iter())
+            .map(|mut b| {
+                let shift = (b.rows.0 as usize).max(lo) - lo;
+                for r in b.entries.rows.iter_mut() {
+                    *r += shift as u32;
+                }
+                b.entries
+            })
+            .collect();
+        let rows = row_starts[first + count] - lo;
+        Ok(csr::from_triplets(rows, ncols, &chunks, Symmetry::General))
+    }
 }
 
 /// Writes `a` as hypre IJ rank files `prefix.%05d`, rank `r` the rows

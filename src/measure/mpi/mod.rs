@@ -166,6 +166,64 @@ impl Session {
         out
     }
 
+    /// Every rank's `mine`, concatenated in rank order, on every rank
+    /// (`MPI_Allgatherv`).
+    pub fn all_gather_v<T: Equivalence + Copy + Default>(&self, mine: &[T]) -> Vec<T> {
+        let lens: Vec<i32> = (self.all_gather(mine.len() as u64).iter())
+            .map(|&n| count(n as usize))
+            .collect();
+        let displs = displacements(&lens);
+        let mut out = vec![T::default(); lens.iter().map(|&l| l as usize).sum()];
+        {
+            let mut part = mpi::datatype::PartitionMut::new(&mut out[..], &lens[..], &displs[..]);
+            self.world.all_gather_varcount_into(mine, &mut part);
+        }
+        out
+    }
+
+    /// `send[r]` to rank `r`, for every `r`; returns what each rank sent
+    /// this one, by rank (`MPI_Alltoall` of the counts, then
+    /// `MPI_Alltoallv`).
+    pub fn all_to_all_v<T: Equivalence + Copy + Default>(&self, send: &[Vec<T>]) -> Vec<Vec<T>> {
+        assert_eq!(send.len(), self.size);
+        let counts: Vec<i32> = send.iter().map(|v| count(v.len())).collect();
+        let mut from = vec![0i32; self.size];
+        self.world.all_to_all_into(&counts[..], &mut from[..]);
+        let flat: Vec<T> = send.concat();
+        let (sd, rd) = (displacements(&counts), displacements(&from));
+        let mut got = vec![T::default(); from.iter().map(|&c| c as usize).sum()];
+        {
+            let out = mpi::datatype::Partition::new(&flat[..], &counts[..], &sd[..]);
+            let mut into = mpi::datatype::PartitionMut::new(&mut got[..], &from[..], &rd[..]);
+            self.world.all_to_all_varcount_into(&out, &mut into);
+        }
+        (0..self.size)
+            .map(|r| got[rd[r] as usize..(rd[r] + from[r]) as usize].to_vec())
+            .collect()
+    }
+
+    /// Every rank's `mine`, concatenated in rank order, on rank 0 (`None`
+    /// elsewhere).
+    pub fn gather_v<T: Equivalence + Copy + Default>(&self, mine: &[T]) -> Option<Vec<T>> {
+        let root = self.world.process_at_rank(0);
+        let len = mine.len() as u64;
+        if self.rank != 0 {
+            root.gather_into(&len);
+            root.gather_varcount_into(mine);
+            return None;
+        }
+        let mut lens = vec![0u64; self.size];
+        root.gather_into_root(&len, &mut lens[..]);
+        let lens: Vec<i32> = lens.iter().map(|&n| count(n as usize)).collect();
+        let displs = displacements(&lens);
+        let mut out = vec![T::default(); lens.iter().map(|&l| l as usize).sum()];
+        {
+            let mut part = mpi::datatype::PartitionMut::new(&mut out[..], &lens[..], &displs[..]);
+            root.gather_varcount_into_root(mine, &mut part);
+        }
+        Some(out)
+    }
+
     /// Every rank's bytes, concatenated in rank order, on rank 0 (empty
     /// elsewhere).
     pub fn gather_bytes(&self, mine: &[u8]) -> Vec<Vec<u8>> {
@@ -195,6 +253,22 @@ impl Session {
             .map(|r| buf[displs[r] as usize..(displs[r] + lens[r]) as usize].to_vec())
             .collect()
     }
+}
+
+/// An element count as MPI takes it (a C `int`).
+fn count(n: usize) -> i32 {
+    i32::try_from(n).expect("fewer than 2^31 elements per rank in one collective")
+}
+
+/// Offsets of consecutive blocks of these lengths.
+fn displacements(lens: &[i32]) -> Vec<i32> {
+    lens.iter()
+        .scan(0i32, |acc, &x| {
+            let d = *acc;
+            *acc += x;
+            Some(d)
+        })
+        .collect()
 }
 
 /// One exchange of this rank in one step: a receive posted for every
