@@ -83,24 +83,7 @@ fn serial(args: &AnalyzeArgs) -> Result<(), Error> {
     let o = args.amg.options()?;
     let fine = args.partition.fine()?;
     let source = args.input.source()?;
-    let out = (args.out.clone()).unwrap_or_else(|| args.input.default_out());
-    let mut plan = Plan::new();
-    args.input.add_inputs(&mut plan);
-    args.machine.add_input(&mut plan);
-    args.partition.add_input(&mut plan);
-    if let Some(path) = &args.measured {
-        plan.input(path);
-    }
-    plan.folder("--out", &out, report::is_report_file)?;
-    if let Some(path) = &args.json {
-        plan.file("--json", path)?;
-    }
-    if let Some(dir) = &args.dot {
-        plan.folder("--dot", dir, crate::comm::dot::is_dot_file)?;
-    }
-    if let Some(dir) = &args.save_patterns {
-        plan.folder("--save-patterns", dir, crate::comm::io::is_pattern_file)?;
-    }
+    plan_outputs(args)?;
     let ranks = m.ranks();
     let mesh = args
         .partition
@@ -208,6 +191,30 @@ fn serial(args: &AnalyzeArgs) -> Result<(), Error> {
         input_seconds: stages.seconds("input") + stages.seconds("hierarchy"),
     };
     finish(args, &m, a, measured, origin, &mut stages, &progress)
+}
+
+/// Every output checked against the inputs and what it would replace,
+/// before any input is read.
+fn plan_outputs(args: &AnalyzeArgs) -> Result<(), Error> {
+    let out = (args.out.clone()).unwrap_or_else(|| args.input.default_out());
+    let mut plan = Plan::new();
+    args.input.add_inputs(&mut plan);
+    args.machine.add_input(&mut plan);
+    args.partition.add_input(&mut plan);
+    if let Some(path) = &args.measured {
+        plan.input(path);
+    }
+    plan.folder("--out", &out, report::is_report_file)?;
+    if let Some(path) = &args.json {
+        plan.file("--json", path)?;
+    }
+    if let Some(dir) = &args.dot {
+        plan.folder("--dot", dir, crate::comm::dot::is_dot_file)?;
+    }
+    if let Some(dir) = &args.save_patterns {
+        plan.folder("--save-patterns", dir, crate::comm::io::is_pattern_file)?;
+    }
+    Ok(())
 }
 
 /// What analyze charges and keeps.
@@ -384,23 +391,7 @@ mod with_mpi {
             // Rank 0 alone writes, and reads --measured.
             let mut measured = None;
             if s.rank == 0 {
-                let out = (args.out.clone()).unwrap_or_else(|| args.input.default_out());
-                let mut plan = Plan::new();
-                args.input.add_inputs(&mut plan);
-                args.machine.add_input(&mut plan);
-                if let Some(path) = &args.measured {
-                    plan.input(path);
-                }
-                plan.folder("--out", &out, report::is_report_file)?;
-                if let Some(path) = &args.json {
-                    plan.file("--json", path)?;
-                }
-                if let Some(dir) = &args.dot {
-                    plan.folder("--dot", dir, crate::comm::dot::is_dot_file)?;
-                }
-                if let Some(dir) = &args.save_patterns {
-                    plan.folder("--save-patterns", dir, crate::comm::io::is_pattern_file)?;
-                }
+                plan_outputs(args)?;
                 if let Some(path) = &args.measured {
                     measured = Some((path, read_measured(path, ranks)?));
                 }
@@ -444,10 +435,7 @@ mod with_mpi {
                 ),
                 None => (
                     args.input.input().unwrap_or_default().to_string(),
-                    format!(
-                        "the matrix alone (--max-levels 1), read by {} processes",
-                        s.size
-                    ),
+                    format!("the matrix alone, read by {} processes", s.size),
                 ),
             };
             let origin = Origin {
