@@ -140,7 +140,15 @@ fn agreed<T, E: std::fmt::Display>(s: &Session, r: Result<T, E>) -> Result<T, Fa
 /// (collective).
 fn read(s: &Session, prefix: &Path, ranks: usize, mine: Range<usize>) -> Result<Held, Failure> {
     let shown = hypre_ij::rank_file(prefix, 0);
-    let files = agreed(s, hypre_ij::existing_rank_files(prefix))?;
+    // Rank 0 alone lists the folder (thousands of processes listing a
+    // folder of a million rank files would load a parallel file system's
+    // metadata server for nothing); the others learn the count.
+    let listed = match s.rank {
+        0 => hypre_ij::existing_rank_files(prefix).map(|f| f.len()),
+        _ => Ok(0),
+    };
+    let count = s.max_all(&[agreed(s, listed)? as u64])[0] as usize;
+    let files: Vec<PathBuf> = (0..count).map(|r| hypre_ij::rank_file(prefix, r)).collect();
     if files.len() != ranks {
         let e = format!(
             "{}: {} rank files, A0 has {ranks}",

@@ -379,7 +379,12 @@ mod with_mpi {
             let m = args.machine.resolve()?;
             let levels = inputs(args, s.size)?;
             let ranks = m.ranks();
-            match args.input.input_ranks()? {
+            // Rank 0 lists the rank files; the rest learn a failure.
+            let written_by = match s.rank {
+                0 => args.input.input_ranks()?,
+                _ => None,
+            };
+            match written_by {
                 Some(k) if k != ranks => {
                     return Err(Error::Usage(format!(
                         "the input was written by {k} ranks ({k} rank files), the machine has {} nodes x {} ppn = {ranks}; give --nodes and --ppn to match",
@@ -488,7 +493,8 @@ mod with_mpi {
         let dir = args.input.levels_from();
         let input = args.input.input().unwrap_or_default();
         if dir.is_none() {
-            if args.input.input_ranks()?.is_none() {
+            let first = crate::matrix::io::hypre_ij::rank_file(std::path::Path::new(input), 0);
+            if !first.is_file() {
                 return refuse(&format!(
                     "analyze reads hypre rank files (INPUT path/A for path/A.00000, ..., or --levels-from DIR), and {input} is not one"
                 ));
