@@ -18,8 +18,11 @@ use serde_json::Value;
 /// placement; copy-transfer and pack with
 /// contiguous-nnz and rebalance; a compare run over every variant key;
 /// the paper's setting (beam, MFEM's partition, RAPtor 2018) at small
-/// scale.
-const CASES: [(&str, &[&str]); 9] = [
+/// scale; then the inputs and outputs added before the pipeline moved
+/// into the library (issue 26): hypre IJ rank files, hypre and PETSc
+/// levels, `--advice`, and MFEM's partition of `gen:beam:4` at 128 ranks
+/// with RAPtor's measured times beside it.
+const CASES: [(&str, &[&str]); 15] = [
     (
         "beam_mfem_raptor_2018",
         &[
@@ -156,6 +159,79 @@ const CASES: [(&str, &[&str]); 9] = [
              coarse-partition=rebalance,strategy=node-aware-2;partition=metis-nodes,placement=random",
         ],
     ),
+    (
+        "hypre_ij",
+        &["analyze", "tests/data/hypre/A", "--nodes", "2", "--ppn", "2"],
+    ),
+    (
+        "hypre_levels",
+        &[
+            "analyze",
+            "--levels-from",
+            "tests/data/hypre",
+            "--nodes",
+            "2",
+            "--ppn",
+            "2",
+        ],
+    ),
+    (
+        "petsc_levels",
+        &[
+            "analyze",
+            "--levels-from",
+            "tests/data/petsc/levels",
+            "--nodes",
+            "2",
+            "--ppn",
+            "4",
+        ],
+    ),
+    (
+        "petsc_dump_binary",
+        &[
+            "analyze",
+            "--levels-from",
+            "tests/data/petsc/binaryoutput",
+            "--nodes",
+            "1",
+            "--ppn",
+            "4",
+            "--strategy",
+            "node-aware-2",
+        ],
+    ),
+    (
+        "advice",
+        &[
+            "analyze",
+            "gen:poisson3d:16",
+            "--permute",
+            "2",
+            "--nodes",
+            "4",
+            "--ppn",
+            "8",
+            "--advice",
+        ],
+    ),
+    (
+        "beam4_mfem_128_measured",
+        &[
+            "analyze",
+            "gen:beam:4",
+            "--nodes",
+            "8",
+            "--ppn",
+            "16",
+            "--partition",
+            "mfem",
+            "--preset",
+            "raptor-2018",
+            "--measured",
+            "tests/data/raptor/lin_elas_128_8509518.bw.out",
+        ],
+    ),
 ];
 
 fn golden(name: &str) -> PathBuf {
@@ -164,10 +240,11 @@ fn golden(name: &str) -> PathBuf {
 
 /// Runs one case into a fresh folder and returns its JSON report, as
 /// written.
-fn run(args: &[&str]) -> String {
+fn run(args: &[&str], threads: usize) -> String {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("out");
     let o = Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+        .env("RAYON_NUM_THREADS", threads.to_string())
         .args(args)
         .arg("--out")
         .arg(&out)
@@ -212,8 +289,14 @@ fn first_difference(old: &Value, new: &Value, path: &str) -> Option<String> {
 #[test]
 fn every_number_of_the_golden_reports_is_unchanged() {
     let write = std::env::var_os("AMGCOMM_WRITE_GOLDEN").is_some();
-    for (name, args) in CASES {
-        let text = run(args);
+    // Every case on 1, 2 and 3 threads: no number may depend on how rayon
+    // splits the work (written once, on 1 thread).
+    let counts: &[usize] = if write { &[1] } else { &[1, 2, 3] };
+    let runs = CASES
+        .iter()
+        .flat_map(|case| counts.iter().map(move |&t| (case, t)));
+    for (&(name, args), threads) in runs {
+        let text = run(args, threads);
         if write {
             std::fs::create_dir_all("tests/data/golden").unwrap();
             std::fs::write(golden(name), text).unwrap();
@@ -228,7 +311,7 @@ fn every_number_of_the_golden_reports_is_unchanged() {
         )
         .unwrap();
         if let Some(d) = first_difference(&old, &new, name) {
-            panic!("{args:?}\n{d}");
+            panic!("{args:?} on {threads} threads\n{d}");
         }
     }
 }
