@@ -16,7 +16,7 @@ fn machine(nodes: usize, ppn: usize, sockets: usize) -> Machine {
         nodes,
         ppn,
         sockets_per_node: sockets,
-        nodes_per_router: 2,
+        network: amgcomm::machine::network::Spec::box3d(2),
         placement: Placement::Smp,
         params: amgcomm::machine::Params::bluewaters(),
         calibration: None,
@@ -138,7 +138,10 @@ fn laplacian_1d_on_4_ranks_counted_by_hand() {
 fn laplacian_2d_on_a_2x2_node_machine_counted_by_hand() {
     let a = Problem::new(Kind::Poisson2d, 4).generate().unwrap().csr;
     let m = machine(4, 1, 1);
-    assert_eq!(m.router_box(), [2, 1, 1]);
+    assert_eq!(
+        m.network().shape()["router_box"],
+        serde_json::json!([2, 1, 1])
+    );
     let part = Partition::contiguous(16, 4);
     let (spmv, _) = comm::spmv_spgemm(&a, None, &part, &m);
     // Each rank needs the 4 unknowns of each neighbouring line: 32 bytes.
@@ -171,10 +174,13 @@ fn laplacian_2d_on_a_2x2_node_machine_counted_by_hand() {
     // The same on a 2 x 2 router box (one node per router): node k at
     // (k % 2, k / 2), so lines 0-1 and 2-3 are 1 hop apart, 1-2 are 2.
     let m = Machine {
-        nodes_per_router: 1,
+        network: amgcomm::machine::network::Spec::box3d(1),
         ..machine(4, 1, 1)
     };
-    assert_eq!(m.router_box(), [2, 2, 1]);
+    assert_eq!(
+        m.network().shape()["router_box"],
+        serde_json::json!([2, 2, 1])
+    );
     let (spmv, _) = comm::spmv_spgemm(&a, None, &part, &m);
     assert_eq!(hops(&m, &spmv), vec![1, 1, 2, 2, 1, 1]);
     let s = comm::summarize(&spmv, &m);
@@ -319,7 +325,7 @@ fn brute_place(m: &Machine, from: u32, to: u32) -> (Locality, u32) {
             0,
         );
     }
-    let routers = m.nodes.div_ceil(m.nodes_per_router);
+    let routers = m.nodes.div_ceil(m.network.nodes_per_switch());
     let mut best = (usize::MAX, usize::MAX, [0; 3]);
     for gz in 1..=routers {
         for gy in gz..=routers {
@@ -332,7 +338,7 @@ fn brute_place(m: &Machine, from: u32, to: u32) -> (Locality, u32) {
     }
     let b = best.2;
     let coords = |node: usize| {
-        let g = node / m.nodes_per_router;
+        let g = node / m.network.nodes_per_switch();
         [g % b[0], (g / b[0]) % b[1], g / (b[0] * b[1])]
     };
     let (x, y) = (coords(nf), coords(nt));

@@ -335,8 +335,8 @@ fn finish(
         write_file(path, &r.to_json())?;
     }
     emit(&format!(
-        "{} ({}) on {} nodes x {} ppn = {} ranks ({}), routers {:?}\n\n{}{}\nhierarchy and input {:.2} s, communication extracted in {:.2} s; report in {}\n",
-        r.matrix.name, source, m.nodes, m.ppn, m.ranks(), m.name, m.router_box(), table::table(&r), if args.advice { table::advice(&r) } else { String::new() },
+        "{} ({}) on {} nodes x {} ppn = {} ranks ({}), {}\n\n{}{}\nhierarchy and input {:.2} s, communication extracted in {:.2} s; report in {}\n",
+        r.matrix.name, source, m.nodes, m.ppn, m.ranks(), m.name, m.network().describe(), table::table(&r), if args.advice { table::advice(&r) } else { String::new() },
         input_seconds, a.seconds.extraction, out.display()
     ))
 }

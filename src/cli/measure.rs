@@ -167,7 +167,7 @@ mod with_mpi {
             nodes: t.nodes,
             ppn: t.ppn,
             sockets_per_node: sockets.per_node,
-            nodes_per_router: a.nodes_per_router,
+            network: crate::machine::network::Spec::box3d(a.nodes_per_router),
             placement: t.placement.unwrap_or(crate::machine::Placement::Smp),
             thresholds: a
                 .eager_threshold

@@ -237,7 +237,6 @@ pub fn steps(
 mod tests {
     use super::*;
     use crate::machine::test_machine as machine;
-    use crate::machine::Locality;
     use crate::matrix::gen::{Kind, Problem};
 
     #[test]
@@ -329,14 +328,14 @@ mod tests {
                 .pattern
                 .messages
                 .iter()
-                .all(|x| m.locality(x.from as usize, x.to as usize) != Locality::Network));
+                .all(|x| m.node_of(x.from as usize) == m.node_of(x.to as usize)));
         }
         // Inter-node bytes never exceed the standard exchange's.
         let standard = &steps(&a, None, &part, &m, Strategy::Standard)[0].pattern;
         let net = |p: &Pattern| {
             p.messages
                 .iter()
-                .filter(|x| m.locality(x.from as usize, x.to as usize) == Locality::Network)
+                .filter(|x| m.node_of(x.from as usize) != m.node_of(x.to as usize))
                 .map(|x| x.bytes)
                 .sum::<u64>()
         };

@@ -2,12 +2,11 @@
 //! "Virtual machine"), and everything that describes it:
 //!
 //! - [`placement`](Placement): which node and socket each rank runs on;
-//! - topology: routers in the most cube-like box, hops between nodes
-//!   ([`Machine::router_box`], [`Machine::hops`]);
+//! - [`network`]: the network the nodes hang off, an extension point (one
+//!   file per network and a registry line): switches, hops, routes and
+//!   the contention term's charge ([`Network`]);
 //! - [`Locality`] and [`Protocol`]: the classes of Table 1, and
 //!   [`Places`], the placement as lookup tables that classify messages;
-//! - routing: dimension-order routes over directed links
-//!   ([`Places::route`]);
 //! - [`Params`]: the cost-model parameters (Table 1, `R_N`, `gamma`,
 //!   `delta`, the classic models'), and [`Calibration`], how a measured
 //!   machine file got them.
@@ -18,26 +17,28 @@
 
 mod calibration;
 mod locality;
+pub mod network;
 mod params;
 mod placement;
+mod places;
 mod protocol;
-mod routing;
-mod topology;
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 pub use calibration::{Calibration, Fit};
-pub use locality::{Locality, Places, LOCALITIES};
+pub use locality::{Locality, LOCALITIES};
+pub use network::Network;
 pub use params::{CopyRates, LogGP, PackTable, Params, ProtocolRates, Rate};
 pub use placement::Placement;
+pub use places::Places;
 pub use protocol::{Class, Protocol, CLASSES, PROTOCOLS};
 
 /// A machine description, as in the JSON files `--machine FILE.json` reads
 /// (`amgcomm machine show bluewaters --json` prints one to edit).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "MachineFile", into = "MachineFile")]
 pub struct Machine {
     /// Name in reports and titles.
     pub name: String,
@@ -47,18 +48,85 @@ pub struct Machine {
     pub ppn: usize,
     /// Sockets per node; `ppn` must be a multiple.
     pub sockets_per_node: usize,
-    /// Nodes sharing one router (2 on Blue Waters' Gemini).
-    pub nodes_per_router: usize,
+    /// The network the nodes hang off; a file's `network` object, or
+    /// Blue Waters' box with its `nodes_per_router`.
+    pub network: network::Spec,
     /// Which node each rank runs on.
-    #[serde(default = "default_placement")]
     pub placement: Placement,
     /// Cost-model parameters; Blue Waters' when the file gives none.
-    #[serde(default = "Params::bluewaters")]
     pub params: Params,
     /// How the parameters were measured, for a file `amgcomm calibrate`
     /// wrote.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calibration: Option<Calibration>,
+}
+
+/// [`Machine`] as a file holds it: `nodes_per_router` (a `box3d`, as
+/// every file before networks were data) or a `network` object.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MachineFile {
+    name: String,
+    nodes: usize,
+    ppn: usize,
+    sockets_per_node: usize,
+    /// Nodes sharing one router of a `box3d` (2 on Blue Waters' Gemini).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    nodes_per_router: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    network: Option<network::Spec>,
+    #[serde(default = "default_placement")]
+    placement: Placement,
+    #[serde(default = "Params::bluewaters")]
+    params: Params,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    calibration: Option<Calibration>,
+}
+
+impl TryFrom<MachineFile> for Machine {
+    type Error = String;
+
+    fn try_from(f: MachineFile) -> Result<Machine, String> {
+        let network = match (f.nodes_per_router, f.network) {
+            (Some(_), Some(_)) => {
+                return Err(
+                    "give nodes_per_router (Blue Waters' box) or a network object, not both".into(),
+                )
+            }
+            (None, None) => {
+                return Err("missing field `nodes_per_router` (or a network object)".into())
+            }
+            (Some(k), None) => network::Spec::box3d(k),
+            (None, Some(n)) => n,
+        };
+        Ok(Machine {
+            name: f.name,
+            nodes: f.nodes,
+            ppn: f.ppn,
+            sockets_per_node: f.sockets_per_node,
+            network,
+            placement: f.placement,
+            params: f.params,
+            calibration: f.calibration,
+        })
+    }
+}
+
+impl From<Machine> for MachineFile {
+    fn from(m: Machine) -> MachineFile {
+        // A box keeps today's field, so older readers read the file.
+        let boxed = m.network.kind == network::REGISTRY[0];
+        MachineFile {
+            name: m.name,
+            nodes: m.nodes,
+            ppn: m.ppn,
+            sockets_per_node: m.sockets_per_node,
+            nodes_per_router: boxed.then(|| m.network.nodes_per_switch()),
+            network: (!boxed).then_some(m.network),
+            placement: m.placement,
+            params: m.params,
+            calibration: m.calibration,
+        }
+    }
 }
 
 fn default_placement() -> Placement {
@@ -122,7 +190,7 @@ impl Machine {
             nodes: 512,
             ppn: 16,
             sockets_per_node: 2,
-            nodes_per_router: 2,
+            network: network::Spec::box3d(2),
             placement: Placement::Smp,
             params: Params::bluewaters(),
             calibration: None,
@@ -168,9 +236,7 @@ impl Machine {
                 self.ppn, self.sockets_per_node
             )));
         }
-        if self.nodes_per_router == 0 {
-            return Err("nodes_per_router must be at least 1".into());
-        }
+        self.network.wire(self.nodes)?;
         self.params.validate()?;
         if self
             .nodes
@@ -188,6 +254,16 @@ impl Machine {
     /// `P = nodes * ppn`.
     pub fn ranks(&self) -> usize {
         self.nodes * self.ppn
+    }
+
+    /// The network of this allocation ([`network::Spec::wire`]).
+    ///
+    /// # Panics
+    /// On a machine that [`Machine::validate`] refuses.
+    pub fn network(&self) -> Box<dyn Network> {
+        self.network
+            .wire(self.nodes)
+            .unwrap_or_else(|e| panic!("machine {}: {e} (validate it first)", self.name))
     }
 }
 
@@ -213,7 +289,9 @@ mod tests {
         let f = d.path().join("m.json");
         std::fs::write(&f, r#"{"name": "mini", "nodes": 6, "ppn": 8, "sockets_per_node": 4, "nodes_per_router": 1, "placement": "round-robin"}"#).unwrap();
         let m = Machine::named_or_file(f.to_str().unwrap()).unwrap();
-        assert_eq!((m.ranks(), m.routers(), m.router_box()), (48, 6, [3, 2, 1]));
+        let shape = m.network().shape();
+        assert_eq!((m.ranks(), m.network().switches()), (48, 6));
+        assert_eq!(shape["router_box"], serde_json::json!([3, 2, 1]));
         assert_eq!((m.node_of(7), m.socket_of(7)), (1, 0));
         assert_eq!(m.socket_of(47), 3);
         std::fs::write(
@@ -240,6 +318,44 @@ mod tests {
         .unwrap();
         let m = Machine::named_or_file(f.to_str().unwrap()).unwrap();
         assert_eq!(m.placement, Placement::Random { seed: 3 });
+    }
+
+    #[test]
+    fn a_network_object_names_its_kind_and_fields() {
+        let d = tempfile::tempdir().unwrap();
+        let f = d.path().join("m.json");
+        let load = |network: &str| {
+            let text = format!(
+                r#"{{"name": "n", "nodes": 8, "ppn": 2, "sockets_per_node": 1, {network}}}"#
+            );
+            std::fs::write(&f, text).unwrap();
+            Machine::named_or_file(f.to_str().unwrap()).map_err(|e| e.to_string())
+        };
+        let m = load(r#""network": {"kind": "box3d", "nodes_per_switch": 1}"#).unwrap();
+        assert_eq!(m.network, network::Spec::box3d(1));
+        assert_eq!(m.network().switches(), 8);
+        // Written back as a box has always been written.
+        let json = serde_json::to_value(&m).unwrap();
+        assert_eq!(json["nodes_per_router"], 1);
+        assert!(json.get("network").is_none());
+        let e = load(r#""network": {"kind": "tree"}"#).unwrap_err();
+        assert!(
+            e.contains("\"tree\" is not a network (networks: box3d"),
+            "{e}"
+        );
+        let e = load(r#""network": {"kind": "box3d", "nodes_per_switch": 0}"#).unwrap_err();
+        assert!(
+            e.contains("network: nodes_per_switch must be a whole number"),
+            "{e}"
+        );
+        let e = load(r#""network": {"kind": "box3d", "switches": 4}"#).unwrap_err();
+        assert!(e.contains("box3d has no field \"switches\""), "{e}");
+        let e =
+            load(r#""nodes_per_router": 2, "network": {"kind": "box3d", "nodes_per_switch": 2}"#)
+                .unwrap_err();
+        assert!(e.contains("not both"), "{e}");
+        let e = load(r#""placement": "smp""#).unwrap_err();
+        assert!(e.contains("nodes_per_router"), "{e}");
     }
 
     #[test]

@@ -20,6 +20,7 @@
 use std::fmt::Write as _;
 
 use super::fit::{self, Line};
+use crate::machine::network::Traffic;
 use crate::machine::{
     Calibration, Fit, Locality, Machine, Params, Placement, Protocol, Rate, LOCALITIES, PROTOCOLS,
 };
@@ -171,6 +172,22 @@ pub fn csv(samples: &[Sample]) -> String {
     out
 }
 
+/// The contention tests on `nodes` nodes (at least 3): shifts (every node
+/// `i` to node `i + d`, `d` < 5) and pairs (node 0 to node `j`, `j` < 5),
+/// each named as its samples' `pattern`; every rank of a sending node
+/// sends to the same local rank there.
+pub fn contention_patterns(nodes: usize) -> Vec<(String, Vec<(usize, usize)>)> {
+    let mut patterns = Vec::new();
+    for d in 1..nodes.min(5) {
+        let shift = (0..nodes).map(|i| (i, (i + d) % nodes)).collect();
+        patterns.push((format!("shift {d}"), shift));
+    }
+    for j in 1..nodes.min(5) {
+        patterns.push((format!("node 0 -> node {j}"), vec![(0, j)]));
+    }
+    patterns
+}
+
 /// What the run was, besides its measurements.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Setup {
@@ -182,8 +199,8 @@ pub struct Setup {
     pub ppn: usize,
     /// Sockets per node.
     pub sockets_per_node: usize,
-    /// Nodes per router, for the hops of the contention term.
-    pub nodes_per_router: usize,
+    /// The network, for the hops and the measure of the contention term.
+    pub network: crate::machine::network::Spec,
     /// Where the ranks ran.
     pub placement: Placement,
     /// `[eager, rendezvous]` thresholds from flags, instead of the breaks.
@@ -212,7 +229,7 @@ impl Setup {
             nodes: self.nodes,
             ppn: self.ppn,
             sockets_per_node: self.sockets_per_node,
-            nodes_per_router: self.nodes_per_router,
+            network: self.network.clone(),
             placement: self.placement,
             params,
             calibration: None,
@@ -563,10 +580,11 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
         }
         None => not_measured.push("gamma: no queue test".into()),
     }
-    // delta: the time beyond max-rate and one queue search, against
-    // h^3 B / routers.
+    // delta: the time beyond max-rate and one queue search, against the
+    // network's contention measure (on a box, h^3 B / routers).
     let m = setup.machine(params.clone());
-    let routers = m.routers() as f64;
+    let net = m.network();
+    let patterns = contention_patterns(setup.nodes);
     let cont: Vec<(f64, f64)> = samples
         .iter()
         .filter(|s| s.experiment == Experiment::Contention)
@@ -579,7 +597,21 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
                 rate = rate.min(params.r_n);
             }
             let max_rate = r.alpha + a * bytes / rate;
-            let x = s.hops.powi(3) * bytes * s.messages as f64 / routers;
+            let pairs = patterns.iter().find(|(name, _)| *name == s.pattern);
+            let max_link = || {
+                let mut load = vec![0u64; net.links()];
+                for &(a, b) in pairs.map_or(&[][..], |(_, p)| p) {
+                    let per_pair = s.bytes * setup.ppn as u64;
+                    net.route(a, b, &mut |l| load[l] += per_pair);
+                }
+                load.into_iter().max().unwrap_or(0)
+            };
+            let t = Traffic {
+                bytes: s.bytes * s.messages,
+                avg_hops: s.hops,
+                max_link_bytes: &max_link,
+            };
+            let x = net.contention(1.0, &t);
             (x, s.seconds - max_rate - params.gamma)
         })
         .collect();
@@ -781,7 +813,7 @@ mod tests {
             nodes,
             ppn: 8,
             sockets_per_node: 2,
-            nodes_per_router: 2,
+            network: crate::machine::network::Spec::box3d(2),
             placement: Placement::Smp,
             thresholds: None,
             ranks: nodes * 8,

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::amg::diagnose::Warning;
 
@@ -76,18 +77,43 @@ pub struct MatrixJson {
     pub nnz: usize,
 }
 
-/// The machine's fields, and its ranks, routers and router box.
-#[derive(Serialize)]
+/// The machine's fields, its ranks and switches, and its network with
+/// the allocation's shape.
 pub struct MachineJson<'a> {
     /// The machine as its file would hold it.
-    #[serde(flatten)]
     pub machine: &'a Machine,
     /// `nodes * ppn`.
     pub ranks: usize,
-    /// Routers of the allocation.
-    pub routers: usize,
-    /// `[gx, gy, gz]`.
-    pub router_box: [usize; 3],
+}
+
+impl Serialize for MachineJson<'_> {
+    /// The machine file's fields, `ranks`, `routers` (the switches of the
+    /// allocation), `nodes_per_router` (nodes per switch), and `network`:
+    /// the machine's network object with its shape for this allocation
+    /// (a box's `switches` and `router_box`, also at the top as before
+    /// networks were data).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::Error;
+        let m = self.machine;
+        let Value::Object(mut map) = serde_json::to_value(m).map_err(S::Error::custom)? else {
+            return Err(S::Error::custom("a machine serialises as an object"));
+        };
+        let net = m.network();
+        let shape = net.shape();
+        map.insert("ranks".into(), self.ranks.into());
+        map.insert("routers".into(), net.switches().into());
+        map.insert(
+            "nodes_per_router".into(),
+            m.network.nodes_per_switch().into(),
+        );
+        if let Some(b) = shape.get("router_box") {
+            map.insert("router_box".into(), b.clone());
+        }
+        let mut network = m.network.to_json();
+        network.extend(shape);
+        map.insert("network".into(), network.into());
+        map.serialize(s)
+    }
 }
 
 /// How rows were partitioned.
@@ -143,8 +169,6 @@ impl<'a> Report<'a> {
             machine: MachineJson {
                 machine: m,
                 ranks: m.ranks(),
-                routers: m.routers(),
-                router_box: m.router_box(),
             },
             partition: PartitionJson {
                 fine: c.fine.name(),

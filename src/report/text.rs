@@ -8,15 +8,14 @@ use crate::model::reproduce::Case;
 pub fn machine(m: &Machine) -> String {
     let p = &m.params;
     let mut s = format!(
-        "{}: {} nodes x {} ppn ({} ranks), {} sockets per node, {} nodes per router, routers {:?}, {} placement\n",
+        "{}: {} nodes x {} ppn ({} ranks), {} sockets per node, {} placement\nnetwork: {}\n",
         m.name,
         m.nodes,
         m.ppn,
         m.ranks(),
         m.sockets_per_node,
-        m.nodes_per_router,
-        m.router_box(),
-        m.placement
+        m.placement,
+        m.network().describe()
     );
     s += &format!(
         "protocols: short < {} B <= eager < {} B <= rend\n{:<8} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n",

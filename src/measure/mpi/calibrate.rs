@@ -425,24 +425,16 @@ fn injection(s: &Session, t: &Topology, o: &Schedule) -> Vec<Sample> {
 
 /// Shifts (every node `i` to node `i + d`) and pairs (node 0 to node
 /// `j`), every rank of a sending node to the same local rank there, at
-/// the contention sizes; hops by `m`'s router box. Needs 3 nodes.
+/// the contention sizes ([`cal::contention_patterns`]); hops on `m`'s
+/// network. Needs 3 nodes.
 fn contention(s: &Session, t: &Topology, m: &Machine, o: &Schedule) -> Vec<Sample> {
     let mut out = Vec::new();
     if t.nodes < 3 {
         return out;
     }
-    let b = m.router_box();
-    let hops = |x: usize, y: usize| m.hops(x, y, b) as f64;
-    let mut patterns: Vec<(String, Vec<(usize, usize)>)> = Vec::new();
-    for d in 1..t.nodes.min(5) {
-        patterns.push((
-            format!("shift {d}"),
-            (0..t.nodes).map(|i| (i, (i + d) % t.nodes)).collect(),
-        ));
-    }
-    for j in 1..t.nodes.min(5) {
-        patterns.push((format!("node 0 -> node {j}"), vec![(0, j)]));
-    }
+    let net = m.network();
+    let hops = |x: usize, y: usize| net.hops(x, y) as f64;
+    let patterns = cal::contention_patterns(t.nodes);
     let reps = 2;
     for (name, node_pairs) in &patterns {
         let messages: Vec<(usize, usize)> = node_pairs
@@ -471,7 +463,7 @@ fn contention(s: &Session, t: &Topology, m: &Machine, o: &Schedule) -> Vec<Sampl
 }
 
 /// Runs every test (collective) and returns all samples on rank 0 (empty
-/// elsewhere). `m` gives the router box for the contention hops.
+/// elsewhere). `m` gives the network for the contention hops.
 pub fn measure(
     s: &Session,
     t: &Topology,

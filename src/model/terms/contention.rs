@@ -3,6 +3,7 @@
 //! hops. Equal to the paper's `2 h^3 b ppn` with `b = B / P`.
 
 use super::{Charge, Slot, Term};
+use crate::machine::network::Traffic;
 use crate::model::Exchange;
 
 /// The network contention term.
@@ -18,8 +19,15 @@ pub static TERM: Term = Term {
     charge,
 };
 
+/// The network's own measure ([`crate::machine::Network::contention`]):
+/// on Blue Waters' box, eqs. 5 and 7.
 fn charge(x: &Exchange) -> Charge {
-    let (s, m) = (x.summary, x.machine);
-    let h = s.avg_hops;
-    Charge::seconds(m.params.delta * h * h * h * s.bytes.inter_node as f64 / m.routers() as f64)
+    let s = x.summary;
+    let max_link = || super::routed::link_loads(x.pattern, x.places).max_link_bytes;
+    let t = Traffic {
+        bytes: s.bytes.inter_node,
+        avg_hops: s.avg_hops,
+        max_link_bytes: &max_link,
+    };
+    Charge::seconds(x.places.network().contention(x.machine.params.delta, &t))
 }

@@ -190,7 +190,7 @@ mod tests {
             nodes: 8,
             ppn: 2,
             sockets_per_node: 1,
-            nodes_per_router: 2,
+            network: crate::machine::network::Spec::box3d(2),
             ..Machine::bluewaters()
         };
         m.params.copy_transfer = Some(CopyRates {
@@ -234,7 +234,7 @@ mod tests {
             op: Op::Spmv,
             messages: vec![msg(0, 4, 8192, 1), msg(1, 5, 8192, 1024)],
         };
-        assert_eq!(m.router_box(), [2, 2, 1]);
+        assert!(m.network().describe().ends_with("routers [2, 2, 1]"));
         let c = copy_transfer(&pat, &m, &m.places());
         // Rank 0, contiguous: 1Q1 = 1/(1/93 + 1/min(126, 69, 142) + 1/93),
         // 1Q'1 = min(126, 69, 142). Rank 1, one word per run (x = w):

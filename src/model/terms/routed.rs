@@ -1,5 +1,6 @@
 //! `routed`: routed link loads. Every network message is routed over the
-//! router box in dimension order ([`crate::machine::Places::route`]) and
+//! network ([`crate::machine::Places::route`]; on Blue Waters' box in
+//! dimension order) and
 //! its bytes are added to each directed link it crosses. The busiest link
 //! bounds the time the network needs: `delta * max_link_bytes`, beside
 //! EuroMPI'18's estimate `delta * h^3 * B / routers` (eq. 7), which spreads
@@ -67,6 +68,7 @@ pub fn link_loads(pat: &Pattern, places: &Places) -> LinkLoads {
 mod tests {
     use super::*;
     use crate::comm::{Message, Op};
+    use crate::machine::network::{Box3d, Spec};
     use crate::machine::Machine;
 
     /// 8 nodes x 2 ranks, 2 nodes per router: router `k` holds ranks
@@ -76,7 +78,7 @@ mod tests {
             nodes: 8,
             ppn: 2,
             sockets_per_node: 1,
-            nodes_per_router: 2,
+            network: Spec::box3d(2),
             ..Machine::bluewaters()
         }
     }
@@ -106,8 +108,7 @@ mod tests {
             ..machine()
         };
         let mut places = m.places();
-        places.router_box = [4, 1, 1];
-        places.coords = (0..8).map(|n| [n / 2, 0, 0]).collect();
+        places.network = std::sync::Arc::new(Box3d::with_dims(8, 2, [4, 1, 1]));
         let sends: Vec<_> = (0..4)
             .map(|i| (i, i + 8, 100))
             .chain((4..8).map(|i| (i, i + 8, 100)))
@@ -125,7 +126,10 @@ mod tests {
         // 1 -> 2 (100 B): -x from 1, then +y from 0.
         // 0 -> 1 (50 B): +x from 0, shared with the first.
         let m = machine();
-        assert_eq!(m.router_box(), [2, 2, 1]);
+        assert_eq!(
+            m.network().describe(),
+            "box3d, 2 nodes per router, routers [2, 2, 1]"
+        );
         let places = m.places();
         let l = link_loads(&pattern(&[(0, 12, 200), (4, 8, 100), (1, 5, 50)]), &places);
         assert_eq!(l.max_link_bytes, 250);
