@@ -34,15 +34,16 @@ fn model_md(
             2
         };
         let rows = match loc {
-            Locality::Socket => [(4.4e-07, 2.2e09), (5.3e-07, 3.2e09), (1.7e-06, 6.2e09)],
-            Locality::Node => [(8.3e-07, 4.8e08), (1.2e-06, 9.6e08), (2.5e-06, 6.2e09)],
-            Locality::Network => [(2.3e-06, 1.3e09), (7.0e-06, 7.5e08), (3.0e-06, 2.9e09)],
+            Locality::SOCKET => [(4.4e-07, 2.2e09), (5.3e-07, 3.2e09), (1.7e-06, 6.2e09)],
+            Locality::NODE => [(8.3e-07, 4.8e08), (1.2e-06, 9.6e08), (2.5e-06, 6.2e09)],
+            Locality::NETWORK => [(2.3e-06, 1.3e09), (7.0e-06, 7.5e08), (3.0e-06, 2.9e09)],
+            other => panic!("Blue Waters has three classes, not {other:?}"),
         };
         rows[k]
     };
     let mut active: HashMap<usize, std::collections::HashSet<u32>> = HashMap::new();
     for &(f, _, _, loc, _) in messages {
-        if loc == Locality::Network {
+        if loc == Locality::NETWORK {
             active.entry(f as usize / ppn).or_default().insert(f);
         }
     }
@@ -51,7 +52,7 @@ fn model_md(
     let (mut b, mut bh) = (0.0, 0.0);
     for &(f, t, s, loc, hops) in messages {
         let (alpha, rb) = table(loc, s);
-        let time = if loc == Locality::Network {
+        let time = if loc == Locality::NETWORK {
             let a = active[&(f as usize / ppn)].len() as f64;
             let rn = if s >= 8000 { 6.6e9 } else { f64::INFINITY };
             b += s as f64;
@@ -274,7 +275,7 @@ fn machine_show_json_round_trips_through_machine_file() {
     assert!(o.status.success());
     let m: Machine = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(m, Machine::bluewaters());
-    assert_eq!(m.params.network.rend.rate, 2.9e9);
+    assert_eq!(m.params.network().rend.rate, 2.9e9);
     let d = tempfile::tempdir().unwrap();
     let mut edited = serde_json::to_value(&m).unwrap();
     edited["name"] = "slow".into();

@@ -90,7 +90,7 @@ fn check_machine(path: &Path, nodes: usize, ppn: usize) -> Machine {
     assert_eq!((m.nodes, m.ppn), (nodes, ppn));
     let p = &m.params;
     let mut all = vec![p.r_n, p.gamma, p.delta, p.pack_per_run, p.pack_rate];
-    for l in [&p.socket, &p.node, &p.network] {
+    for (_, l) in &p.rates.0 {
         for r in [l.short, l.eager, l.rend] {
             all.extend([r.alpha, r.rate]);
         }

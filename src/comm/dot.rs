@@ -10,7 +10,7 @@ use petgraph::graph::DiGraph;
 use petgraph::visit::EdgeRef;
 
 use super::Pattern;
-use crate::machine::{Locality, Machine};
+use crate::machine::Machine;
 
 /// The DOT text of `pat`'s process graph on `m`.
 pub fn to_dot(pat: &Pattern, m: &Machine) -> String {
@@ -29,7 +29,7 @@ pub fn to_dot(pat: &Pattern, m: &Machine) -> String {
     let network: Vec<bool> = pat
         .messages
         .iter()
-        .map(|msg| places.locality(msg.from, msg.to) == Locality::Network)
+        .map(|msg| places.node_of(msg.from) != places.node_of(msg.to))
         .collect();
     format!(
         "{:?}",

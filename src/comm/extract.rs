@@ -174,7 +174,7 @@ pub fn spmv_spgemm_summarized(
         .zip(cut(&mut spmv.spare_capacity_mut()[..total], lens()))
         .zip(spgemm_parts)
         .map(|((&(lo, hi), spmv), spgemm)| {
-            let mut sums = [Tally::new(ranks), Tally::new(ranks)];
+            let mut sums = [Tally::new(&places), Tally::new(&places)];
             let (mut run, mut run2) = (Vec::new(), Vec::new());
             let mut k = 0;
             for (q, (out, _)) in per_rank.iter().enumerate().take(hi).skip(lo) {
@@ -222,7 +222,7 @@ pub fn spmv_spgemm_summarized(
     let [spmv_sums, spgemm_sums] = parts
         .into_iter()
         .reduce(|[a, b], [c, d]| [a.merge(c), b.merge(d)])
-        .unwrap_or_else(|| [Tally::new(ranks), Tally::new(ranks)]);
+        .unwrap_or_else(|| [Tally::new(&places), Tally::new(&places)]);
     let spmv = Pattern {
         op: Op::Spmv,
         messages: spmv,

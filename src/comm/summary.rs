@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::{offsets, Message, Pattern};
-use crate::machine::{Class, Locality, Machine, Places, CLASSES};
+use crate::machine::{Class, Machine, Places};
 
 /// Per-operation figures of MODEL.md's report, plus the breakdown by
 /// locality x protocol and the most nodes a rank talks to.
@@ -48,34 +48,45 @@ pub struct MessageFigures {
     pub max_recv_by_locality: ByLocality,
 }
 
-/// A figure per locality.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct ByLocality {
-    /// Same node and socket.
-    pub socket: u64,
-    /// Same node, other socket.
-    pub node: u64,
-    /// Different nodes.
-    pub network: u64,
-}
+/// A figure per locality class, in the machine's class order; in JSON an
+/// object keyed by class name (`{"socket": .., "node": .., "network": ..}`
+/// on Blue Waters).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ByLocality(pub Vec<(String, u64)>);
 
 impl ByLocality {
-    fn from_array(a: [u64; 3]) -> ByLocality {
-        ByLocality {
-            socket: a[0],
-            node: a[1],
-            network: a[2],
+    /// Zero for each of `places`' classes.
+    fn zero(places: &Places) -> ByLocality {
+        ByLocality(
+            places
+                .locality_names()
+                .iter()
+                .map(|n| (n.clone(), 0))
+                .collect(),
+        )
+    }
+
+    /// The figures in class order.
+    pub fn values(&self) -> Vec<u64> {
+        self.0.iter().map(|(_, x)| *x).collect()
+    }
+
+    /// Raises each figure to `v`'s (class order).
+    fn raise(&mut self, v: impl IntoIterator<Item = u64>) {
+        for ((_, x), y) in self.0.iter_mut().zip(v) {
+            *x = (*x).max(y);
         }
     }
+}
 
-    /// The figures in [`crate::machine::LOCALITIES`] order.
-    pub fn as_array(&self) -> [u64; 3] {
-        [self.socket, self.node, self.network]
-    }
-
-    fn max(self, o: ByLocality) -> ByLocality {
-        let (a, b) = (self.as_array(), o.as_array());
-        ByLocality::from_array([a[0].max(b[0]), a[1].max(b[1]), a[2].max(b[2])])
+impl Serialize for ByLocality {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (name, x) in &self.0 {
+            map.serialize_entry(name, x)?;
+        }
+        map.end()
     }
 }
 
@@ -95,8 +106,8 @@ pub struct ByteFigures {
 /// Messages and bytes of one locality and protocol.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClassFigures {
-    /// Where they go.
-    pub locality: Locality,
+    /// Where they go: the locality class's name.
+    pub locality: String,
     /// How they are sent.
     pub protocol: crate::machine::Protocol,
     /// Messages of this class.
@@ -110,13 +121,13 @@ pub struct ClassFigures {
 }
 
 impl Summary {
-    fn empty() -> Summary {
-        Summary {
-            by_class: (0..CLASSES)
+    fn empty(places: &Places) -> Summary {
+        let mut s = Summary {
+            by_class: (0..places.classes())
                 .map(|k| {
                     let c = Class::of_index(k);
                     ClassFigures {
-                        locality: c.locality,
+                        locality: places.locality_name(c.locality).to_string(),
                         protocol: c.protocol,
                         messages: 0,
                         bytes: 0,
@@ -126,7 +137,10 @@ impl Summary {
                 })
                 .collect(),
             ..Summary::default()
-        }
+        };
+        s.messages.max_sent_by_locality = ByLocality::zero(places);
+        s.messages.max_recv_by_locality = ByLocality::zero(places);
+        s
     }
 
     /// Adds one sender's messages: totals add, and the sender's own
@@ -137,16 +151,17 @@ impl Summary {
         mut self,
         run: &[Message],
         places: &Places,
-        recv_by_locality: &mut [[u32; 3]],
+        recv_by_locality: &mut [u32],
     ) -> Summary {
         let (mut n, mut b, mut net) = (0u64, 0u64, 0u64);
-        let mut class = [(0u64, 0u64); CLASSES];
-        let mut by_locality = [0u64; 3];
+        let mut class = vec![(0u64, 0u64); places.classes()];
+        let classes = places.localities();
+        let mut by_locality = vec![0u64; classes];
         for msg in run {
             n += 1;
             b += msg.bytes;
             let c = places.class(msg.from, msg.to, msg.bytes);
-            if c.locality == Locality::Network {
+            if places.is_network(c.locality) {
                 net += 1;
                 self.bytes.inter_node += msg.bytes;
                 self.byte_hops += msg.bytes * places.hops(msg.from, msg.to) as u64;
@@ -154,11 +169,10 @@ impl Summary {
             let k = &mut class[c.index()];
             k.0 += 1;
             k.1 += msg.bytes;
-            by_locality[c.locality as usize] += 1;
-            recv_by_locality[msg.to as usize][c.locality as usize] += 1;
+            by_locality[c.locality.index()] += 1;
+            recv_by_locality[msg.to as usize * classes + c.locality.index()] += 1;
         }
-        self.messages.max_sent_by_locality =
-            (self.messages.max_sent_by_locality).max(ByLocality::from_array(by_locality));
+        self.messages.max_sent_by_locality.raise(by_locality);
         self.messages.total += n;
         self.messages.inter_node += net;
         self.bytes.total += b;
@@ -182,8 +196,10 @@ impl Summary {
         m.max_sent = m.max_sent.max(o.messages.max_sent);
         m.max_recv = m.max_recv.max(o.messages.max_recv);
         m.max_inter_node_sent = m.max_inter_node_sent.max(o.messages.max_inter_node_sent);
-        m.max_sent_by_locality = m.max_sent_by_locality.max(o.messages.max_sent_by_locality);
-        m.max_recv_by_locality = m.max_recv_by_locality.max(o.messages.max_recv_by_locality);
+        m.max_sent_by_locality
+            .raise(o.messages.max_sent_by_locality.values());
+        m.max_recv_by_locality
+            .raise(o.messages.max_recv_by_locality.values());
         b.total += o.bytes.total;
         b.inter_node += o.bytes.inter_node;
         b.max_sent = b.max_sent.max(o.bytes.max_sent);
@@ -205,17 +221,22 @@ pub(crate) struct Tally {
     sums: Summary,
     recv: Vec<u64>,
     recv_bytes: Vec<u64>,
-    /// Messages each rank receives, per locality.
-    recv_by_locality: Vec<[u32; 3]>,
+    /// Messages each rank receives, per locality: the machine's classes
+    /// per rank.
+    recv_by_locality: Vec<u32>,
+    /// Locality classes.
+    classes: usize,
 }
 
 impl Tally {
-    pub(crate) fn new(ranks: usize) -> Tally {
+    pub(crate) fn new(places: &Places) -> Tally {
+        let ranks = places.ranks();
         Tally {
-            sums: Summary::empty(),
+            sums: Summary::empty(places),
             recv: vec![0; ranks],
             recv_bytes: vec![0; ranks],
-            recv_by_locality: vec![[0; 3]; ranks],
+            recv_by_locality: vec![0; ranks * places.localities()],
+            classes: places.localities(),
         }
     }
 
@@ -237,10 +258,8 @@ impl Tally {
             sums: self.sums.merge(o.sums),
             recv: add_counts(self.recv, o.recv),
             recv_bytes: add_counts(self.recv_bytes, o.recv_bytes),
-            recv_by_locality: (self.recv_by_locality.into_iter())
-                .zip(o.recv_by_locality)
-                .map(|(a, b)| [a[0] + b[0], a[1] + b[1], a[2] + b[2]])
-                .collect(),
+            recv_by_locality: add_counts(self.recv_by_locality, o.recv_by_locality),
+            classes: self.classes,
         }
     }
 
@@ -249,13 +268,11 @@ impl Tally {
         let mut s = self.sums;
         s.messages.max_recv = self.recv.into_iter().max().unwrap_or(0);
         s.bytes.max_recv = self.recv_bytes.into_iter().max().unwrap_or(0);
-        let mut most = [0u64; 3];
-        for r in &self.recv_by_locality {
-            for (m, &x) in most.iter_mut().zip(r) {
-                *m = (*m).max(x as u64);
-            }
+        for r in self.recv_by_locality.chunks(self.classes.max(1)) {
+            s.messages
+                .max_recv_by_locality
+                .raise(r.iter().map(|&x| x as u64));
         }
-        s.messages.max_recv_by_locality = ByLocality::from_array(most);
         s.max_nodes_talked_to = max_nodes_talked_to;
         s.avg_hops = if s.bytes.inter_node > 0 {
             s.byte_hops as f64 / s.bytes.inter_node as f64
@@ -344,20 +361,19 @@ pub fn summarize_on(pat: &Pattern, places: &Places) -> Summary {
         sorted.messages.par_sort_by_key(|msg| msg.from);
         return summarize_on(&sorted, places);
     }
-    let ranks = places.ranks();
     let msgs = &pat.messages;
     let pieces = rayon::current_num_threads().clamp(1, msgs.len().max(1));
     let cuts = pat.sender_cuts(pieces);
     let tally = (0..pieces)
         .into_par_iter()
         .map(|k| {
-            let mut tally = Tally::new(ranks);
+            let mut tally = Tally::new(places);
             for run in msgs[cuts[k]..cuts[k + 1]].chunk_by(|a, b| a.from == b.from) {
                 tally.add_sender(run, places);
             }
             tally
         })
         .reduce_with(Tally::merge)
-        .unwrap_or_else(|| Tally::new(ranks));
+        .unwrap_or_else(|| Tally::new(places));
     tally.finish(max_nodes_talked_to(pat, places))
 }

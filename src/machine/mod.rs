@@ -28,12 +28,12 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use calibration::{Calibration, Fit};
-pub use locality::{Locality, LOCALITIES};
+pub use locality::{Domain, Locality};
 pub use network::Network;
 pub use params::{CopyRates, LogGP, PackTable, Params, ProtocolRates, Rate};
 pub use placement::Placement;
 pub use places::Places;
-pub use protocol::{Class, Protocol, CLASSES, PROTOCOLS};
+pub use protocol::{Class, Protocol, PROTOCOLS};
 
 /// A machine description, as in the JSON files `--machine FILE.json` reads
 /// (`amgcomm machine show bluewaters --json` prints one to edit).
@@ -48,6 +48,9 @@ pub struct Machine {
     pub ppn: usize,
     /// Sockets per node; `ppn` must be a multiple.
     pub sockets_per_node: usize,
+    /// The node's nested domains, innermost first, when the file lists
+    /// them ([`Machine::domains`]: else `socket` and `node`).
+    pub localities: Option<Vec<Domain>>,
     /// The network the nodes hang off; a file's `network` object, or
     /// Blue Waters' box with its `nodes_per_router`.
     pub network: network::Spec,
@@ -69,6 +72,8 @@ struct MachineFile {
     nodes: usize,
     ppn: usize,
     sockets_per_node: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    localities: Option<Vec<Domain>>,
     /// Nodes sharing one router of a `box3d` (2 on Blue Waters' Gemini).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     nodes_per_router: Option<usize>,
@@ -98,16 +103,21 @@ impl TryFrom<MachineFile> for Machine {
             (Some(k), None) => network::Spec::box3d(k),
             (None, Some(n)) => n,
         };
-        Ok(Machine {
+        let mut m = Machine {
             name: f.name,
             nodes: f.nodes,
             ppn: f.ppn,
             sockets_per_node: f.sockets_per_node,
+            localities: f.localities,
             network,
             placement: f.placement,
             params: f.params,
             calibration: f.calibration,
-        })
+        };
+        // Parameters in the classes' order, whatever the file's.
+        let names = m.localities();
+        m.params.rates.order_as(&names);
+        Ok(m)
     }
 }
 
@@ -120,6 +130,7 @@ impl From<Machine> for MachineFile {
             nodes: m.nodes,
             ppn: m.ppn,
             sockets_per_node: m.sockets_per_node,
+            localities: m.localities,
             nodes_per_router: boxed.then(|| m.network.nodes_per_switch()),
             network: (!boxed).then_some(m.network),
             placement: m.placement,
@@ -190,6 +201,7 @@ impl Machine {
             nodes: 512,
             ppn: 16,
             sockets_per_node: 2,
+            localities: None,
             network: network::Spec::box3d(2),
             placement: Placement::Smp,
             params: Params::bluewaters(),
@@ -237,7 +249,22 @@ impl Machine {
             )));
         }
         self.network.wire(self.nodes)?;
+        self.check_domains()?;
         self.params.validate()?;
+        let names = self.localities();
+        if self
+            .params
+            .rates
+            .names()
+            .ne(names.iter().map(String::as_str))
+        {
+            let given: Vec<&str> = self.params.rates.names().collect();
+            return Err(Invalid(format!(
+                "params give rates for {}, the machine's locality classes are {}",
+                given.join(", "),
+                names.join(", ")
+            )));
+        }
         if self
             .nodes
             .checked_mul(self.ppn)

@@ -5,6 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde::ser::{SerializeMap, Serializer};
+
 use super::{Invalid, Locality};
 
 /// Latency (s) and rate (bytes/s) of one locality and protocol class.
@@ -36,6 +39,103 @@ impl ProtocolRates {
     }
 }
 
+/// Table 1's rows: the rates of each locality class, by the class's name,
+/// in the machine's class order (the network last). In a machine file
+/// they are `params`' objects named after the classes (`socket`, `node`,
+/// `network`, or those of the file's `localities`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rates(pub Vec<(String, ProtocolRates)>);
+
+impl Rates {
+    /// The class names, in order.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(n, _)| n.as_str())
+    }
+
+    /// The rates of the class named `name`.
+    pub fn named(&self, name: &str) -> Option<&ProtocolRates> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, r)| r)
+    }
+
+    /// The rates of the class named `name`, to change; added (before the
+    /// network) when missing.
+    pub fn named_mut(&mut self, name: &str) -> &mut ProtocolRates {
+        let k = match self.0.iter().position(|(n, _)| n == name) {
+            Some(k) => k,
+            None => {
+                let k = self.0.len().saturating_sub(1);
+                let like = self.0.first().map_or(ZERO, |(_, r)| *r);
+                self.0.insert(k, (name.to_string(), like));
+                k
+            }
+        };
+        &mut self.0[k].1
+    }
+
+    /// Puts the classes in `names`' order when they are the same set
+    /// (else leaves them for [`super::Machine::validate`] to name).
+    pub fn order_as(&mut self, names: &[String]) {
+        let same = self.0.len() == names.len() && names.iter().all(|n| self.named(n).is_some());
+        if same {
+            self.0
+                .sort_by_key(|(n, _)| names.iter().position(|m| m == n));
+        }
+    }
+}
+
+const ZERO: ProtocolRates = ProtocolRates {
+    short: Rate {
+        alpha: 0.0,
+        rate: 1.0,
+    },
+    eager: Rate {
+        alpha: 0.0,
+        rate: 1.0,
+    },
+    rend: Rate {
+        alpha: 0.0,
+        rate: 1.0,
+    },
+};
+
+impl Serialize for Rates {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (name, r) in &self.0 {
+            map.serialize_entry(name, r)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Rates {
+    /// In the file's order; a field that is neither another parameter nor
+    /// a class's `{short, eager, rend}` is named.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Rates, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Rates;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("locality classes' rates")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Rates, A::Error> {
+                use serde::de::Error;
+                let mut out = Vec::new();
+                while let Some((name, v)) = a.next_entry::<String, serde_json::Value>()? {
+                    let r = ProtocolRates::deserialize(v).map_err(|e| {
+                        A::Error::custom(format!(
+                            "params.{name}: not a parameter, nor a locality class's rates ({e})"
+                        ))
+                    })?;
+                    out.push((name, r));
+                }
+                Ok(Rates(out))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
 /// The parameters the cost models charge with (EuroMPI'18, Table 1 and
 /// sec. 4-5): per locality and protocol `alpha` and `R_b`, the injection
 /// bandwidth limit `R_N` (network rendezvous only), the queue-search
@@ -43,18 +143,14 @@ impl ProtocolRates {
 /// thresholds (short below `eager_threshold` bytes, rendezvous from
 /// `rendezvous_threshold`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Params {
     /// Smallest eager message (bytes); smaller ones are short.
     pub eager_threshold: u64,
     /// Smallest rendezvous message (bytes).
     pub rendezvous_threshold: u64,
-    /// Same node and socket.
-    pub socket: ProtocolRates,
-    /// Same node, other socket.
-    pub node: ProtocolRates,
-    /// Between nodes.
-    pub network: ProtocolRates,
+    /// `alpha` and `R_b` per locality class and protocol (Table 1).
+    #[serde(flatten)]
+    pub rates: Rates,
     /// Injection bandwidth limit `R_N` of a node (bytes/s, eq. 2;
     /// network rendezvous only).
     pub r_n: f64,
@@ -281,21 +377,32 @@ impl Params {
         Params {
             eager_threshold: 500,
             rendezvous_threshold: 8000,
-            socket: ProtocolRates {
-                short: r(4.4e-7, 2.2e9),
-                eager: r(5.3e-7, 3.2e9),
-                rend: r(1.7e-6, 6.2e9),
-            },
-            node: ProtocolRates {
-                short: r(8.3e-7, 4.8e8),
-                eager: r(1.2e-6, 9.6e8),
-                rend: r(2.5e-6, 6.2e9),
-            },
-            network: ProtocolRates {
-                short: r(2.3e-6, 1.3e9),
-                eager: r(7.0e-6, 7.5e8),
-                rend: r(3.0e-6, 2.9e9),
-            },
+            rates: Rates(vec![
+                (
+                    "socket".into(),
+                    ProtocolRates {
+                        short: r(4.4e-7, 2.2e9),
+                        eager: r(5.3e-7, 3.2e9),
+                        rend: r(1.7e-6, 6.2e9),
+                    },
+                ),
+                (
+                    "node".into(),
+                    ProtocolRates {
+                        short: r(8.3e-7, 4.8e8),
+                        eager: r(1.2e-6, 9.6e8),
+                        rend: r(2.5e-6, 6.2e9),
+                    },
+                ),
+                (
+                    "network".into(),
+                    ProtocolRates {
+                        short: r(2.3e-6, 1.3e9),
+                        eager: r(7.0e-6, 7.5e8),
+                        rend: r(3.0e-6, 2.9e9),
+                    },
+                ),
+            ]),
             r_n: 6.6e9,
             gamma: 8.4e-9,
             delta: 1.0e-10,
@@ -319,9 +426,9 @@ impl Params {
             return c.clone();
         }
         let indexed = 8.0 / (self.pack_per_run + 8.0 / self.pack_rate);
-        let network = self.network.rend.rate;
+        let network = self.network().rend.rate;
         CopyRates {
-            copy: self.socket.rend.rate,
+            copy: self.rates(Locality(0)).rend.rate,
             copy_indexed: indexed,
             send: network,
             send_indexed: indexed,
@@ -331,13 +438,19 @@ impl Params {
         }
     }
 
-    /// The rates of `locality`.
+    /// The rates of `locality` (the machine's class order).
     pub fn rates(&self, locality: Locality) -> &ProtocolRates {
-        match locality {
-            Locality::Socket => &self.socket,
-            Locality::Node => &self.node,
-            Locality::Network => &self.network,
-        }
+        &self.rates.0[locality.index()].1
+    }
+
+    /// Whether `l` is the class between nodes (the last).
+    pub fn is_network(&self, l: Locality) -> bool {
+        l.index() + 1 == self.rates.0.len()
+    }
+
+    /// The rates between nodes: the last class's.
+    pub fn network(&self) -> &ProtocolRates {
+        &self.rates.0[self.rates.0.len() - 1].1
     }
 
     /// Checks every parameter: finite, positive where a rate, consistent
@@ -346,11 +459,15 @@ impl Params {
         if self.eager_threshold > self.rendezvous_threshold {
             return Err("eager_threshold must not exceed rendezvous_threshold".into());
         }
-        for (name, p) in [
-            ("socket", &self.socket),
-            ("node", &self.node),
-            ("network", &self.network),
-        ] {
+        if self
+            .rates
+            .0
+            .last()
+            .is_none_or(|(n, _)| n != super::locality::NETWORK)
+        {
+            return Err("params must give the rates of every locality class, network last".into());
+        }
+        for (name, p) in &self.rates.0 {
             for (proto, r) in [("short", p.short), ("eager", p.eager), ("rend", p.rend)] {
                 time(&format!("params.{name}.{proto}.alpha"), r.alpha)?;
                 rate(&format!("params.{name}.{proto}.rate"), r.rate)?;

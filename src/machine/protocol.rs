@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::{Locality, Params, LOCALITIES};
+use super::{Locality, Params};
 
 /// The MPI protocol a message of a given size uses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -62,20 +62,18 @@ pub struct Class {
     pub protocol: Protocol,
 }
 
-/// Number of classes, for per-class arrays indexed by [`Class::index`].
-pub const CLASSES: usize = 9;
-
 impl Class {
-    /// `locality * 3 + protocol`, below [`CLASSES`].
+    /// `locality * 3 + protocol`, below the machine's
+    /// [`super::Places::classes`].
     #[inline]
     pub fn index(self) -> usize {
-        self.locality as usize * 3 + self.protocol as usize
+        self.locality.index() * 3 + self.protocol as usize
     }
 
     /// The class of index `k` (inverse of [`Class::index`]).
     pub fn of_index(k: usize) -> Class {
         Class {
-            locality: LOCALITIES[k / 3],
+            locality: Locality((k / 3) as u8),
             protocol: PROTOCOLS[k % 3],
         }
     }
@@ -92,7 +90,7 @@ mod tests {
         assert_eq!(Protocol::of(500, &p), Protocol::Eager);
         assert_eq!(Protocol::of(7999, &p), Protocol::Eager);
         assert_eq!(Protocol::of(8000, &p), Protocol::Rend);
-        for k in 0..CLASSES {
+        for k in 0..12 {
             assert_eq!(Class::of_index(k).index(), k);
         }
     }

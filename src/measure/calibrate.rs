@@ -22,7 +22,7 @@ use std::fmt::Write as _;
 use super::fit::{self, Line};
 use crate::machine::network::Traffic;
 use crate::machine::{
-    Calibration, Fit, Locality, Machine, Params, Placement, Protocol, Rate, LOCALITIES, PROTOCOLS,
+    Calibration, Fit, Locality, Machine, Params, Placement, Protocol, Rate, PROTOCOLS,
 };
 
 /// What to measure and how long.
@@ -150,7 +150,7 @@ pub fn csv(samples: &[Sample]) -> String {
     out.push('\n');
     for s in samples {
         let locality = match s.experiment {
-            Experiment::PingPong(l) => l.name(),
+            Experiment::PingPong(l) => &l.default_name(),
             Experiment::QueueReversed | Experiment::QueueMatching => "",
             Experiment::Injection | Experiment::Contention => "network",
         };
@@ -229,6 +229,7 @@ impl Setup {
             nodes: self.nodes,
             ppn: self.ppn,
             sockets_per_node: self.sockets_per_node,
+            localities: None,
             network: self.network.clone(),
             placement: self.placement,
             params,
@@ -299,7 +300,7 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
     let mut not_measured = Vec::new();
     let mut notes = setup.notes.clone();
     let mut warnings = Vec::new();
-    let curves: Vec<(Locality, Vec<(f64, f64)>)> = LOCALITIES
+    let curves: Vec<(Locality, Vec<(f64, f64)>)> = Locality::DEFAULT
         .iter()
         .map(|&l| (l, curve(samples, l)))
         .filter(|(_, c)| !c.is_empty())
@@ -376,7 +377,7 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
             }
             let (line, note) = postal(&pts, floor);
             if let Some(n) = note {
-                notes.push(format!("{}.{}: {n}", locality.name(), p.name()));
+                notes.push(format!("{}.{}: {n}", locality.default_name(), p.name()));
             }
             ranges[p as usize] = Some((pts, line));
         }
@@ -393,7 +394,7 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
             let Some((pts, line)) = &ranges[k] else {
                 continue;
             };
-            let name = format!("{}.{}", locality.name(), PROTOCOLS[k].name());
+            let name = format!("{}.{}", locality.default_name(), PROTOCOLS[k].name());
             let (mut alpha, mut per_byte) = (line.alpha, line.per_byte);
             if !shown(k) {
                 let donor = [k + 1, k.wrapping_sub(1), k + 2, k.wrapping_sub(2)]
@@ -450,18 +451,14 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
                     measured[k] = measured[q];
                     notes.push(format!(
                         "{}.{}: no size measured in its range; the {} line is used",
-                        locality.name(),
+                        locality.default_name(),
                         PROTOCOLS[k].name(),
                         PROTOCOLS[q].name()
                     ));
                 }
             }
         }
-        let rates = match locality {
-            Locality::Socket => &mut params.socket,
-            Locality::Node => &mut params.node,
-            Locality::Network => &mut params.network,
-        };
+        let rates = params.rates.named_mut(&locality.default_name());
         for (k, r) in measured.into_iter().enumerate() {
             let slot = match k {
                 0 => &mut rates.short,
@@ -472,13 +469,14 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
         }
     }
     let has = |l: Locality| curves.iter().any(|(c, _)| *c == l);
-    if !has(Locality::Node) {
+    if !has(Locality::NODE) {
         if setup.sockets_per_node == 1 {
             // No message of this machine is of the node class.
-            if has(Locality::Socket) {
-                params.node = params.socket;
+            if has(Locality::SOCKET) {
+                let socket = *params.rates(Locality::SOCKET);
+                *params.rates.named_mut("node") = socket;
                 for (k, p) in PROTOCOLS.iter().enumerate() {
-                    let r = params.socket.of(k);
+                    let r = socket.of(k);
                     fits.push(Fit {
                         parameter: format!("node.{}", p.name()),
                         method: "the socket fit: one socket per node, no message is of this class"
@@ -501,10 +499,10 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
             not_measured.push("node (other socket): no pair of ranks on different sockets".into());
         }
     }
-    if !has(Locality::Socket) {
+    if !has(Locality::SOCKET) {
         not_measured.push("socket: no two ranks share a socket".into());
     }
-    if !has(Locality::Network) {
+    if !has(Locality::NETWORK) {
         not_measured.push("network: one node, no rank of another node to ping".into());
     }
     // R_N from the injection test, against the network rendezvous fit.
@@ -513,7 +511,7 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
         .filter(|s| s.experiment == Experiment::Injection)
         .map(|s| (s.active as f64, s.bytes as f64, s.seconds))
         .collect();
-    let net = params.network.rend;
+    let net = params.network().rend;
     match fit::injection(&inj, net.alpha, net.rate) {
         Some((r_n, saturated)) => {
             params.r_n = r_n.clamp(RATES.0, RATES.1);
@@ -589,7 +587,7 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
         .iter()
         .filter(|s| s.experiment == Experiment::Contention)
         .map(|s| {
-            let r = params.network.of(Protocol::of(s.bytes, &params) as usize);
+            let r = params.network().of(Protocol::of(s.bytes, &params) as usize);
             let a = s.active as f64;
             let bytes = s.bytes as f64;
             let mut rate = a * r.rate;
@@ -734,7 +732,7 @@ mod tests {
             min_seconds: seconds,
             repetitions: 10,
         };
-        for l in LOCALITIES {
+        for l in Locality::DEFAULT {
             for &s in &schedule.sizes {
                 let r = params.rates(l).of(Protocol::of(s, params) as usize);
                 let t = r.alpha + s as f64 / r.rate;
@@ -749,7 +747,7 @@ mod tests {
                 ));
             }
         }
-        let r = params.network.rend;
+        let r = params.network().rend;
         let s = schedule.injection_bytes;
         for a in [1u64, 2, 4, 8] {
             let t = r.alpha + (a * s) as f64 / params.r_n.min(a as f64 * r.rate);
@@ -842,7 +840,7 @@ mod tests {
         let c = fit_machine(&synthetic(&truth, &s, &schedule), &s).unwrap();
         let p = &c.machine.params;
         assert_eq!((p.eager_threshold, p.rendezvous_threshold), (512, 8192));
-        for l in LOCALITIES {
+        for l in Locality::DEFAULT {
             for k in 0..3 {
                 let (got, want) = (p.rates(l).of(k), truth.rates(l).of(k));
                 assert!(
@@ -884,8 +882,8 @@ mod tests {
             .filter(|x| {
                 matches!(
                     x.experiment,
-                    Experiment::PingPong(Locality::Socket)
-                        | Experiment::PingPong(Locality::Network)
+                    Experiment::PingPong(Locality::SOCKET)
+                        | Experiment::PingPong(Locality::NETWORK)
                         | Experiment::QueueMatching
                         | Experiment::QueueReversed
                 )
@@ -893,7 +891,11 @@ mod tests {
             .collect();
         let c = fit_machine(&samples, &s).unwrap();
         let p = &c.machine.params;
-        assert_eq!(p.node, p.socket, "one socket: node repeats socket");
+        assert_eq!(
+            p.rates(Locality::NODE),
+            p.rates(Locality::SOCKET),
+            "one socket: node repeats socket"
+        );
         assert_eq!(p.r_n, Params::bluewaters().r_n);
         assert_eq!(p.delta, Params::bluewaters().delta);
         let cal = c.machine.calibration.unwrap();
@@ -916,7 +918,7 @@ mod tests {
     #[test]
     fn the_csv_has_a_row_per_sample() {
         let s = Sample {
-            experiment: Experiment::PingPong(Locality::Node),
+            experiment: Experiment::PingPong(Locality::NODE),
             pattern: "ranks 0-8".into(),
             bytes: 64,
             messages: 1,

@@ -256,14 +256,14 @@ pub fn cases() -> Result<Vec<Case>, ReproduceError> {
         "EuroMPI'18 eq. 2: 16 KiB network rendezvous, 16 active ranks (s)",
         // 3.0e-6 + 16 * 16384 / min(6.6e9, 16 * 2.9e9)
         3.0e-6 + 262_144.0 / 6.6e9,
-        super::terms::message_time(&m, Locality::Network, 16384, 16),
+        super::terms::message_time(&m, Locality::NETWORK, 16384, 16),
         "alpha + a s / min(R_N, a R_b)",
     ));
     out.push(case(
         "EuroMPI'18 eq. 2: 1 KiB eager on the socket (s)",
         // 5.3e-7 + 1024 / 3.2e9
         5.3e-7 + 3.2e-7,
-        super::terms::message_time(&m, Locality::Socket, 1024, 16),
+        super::terms::message_time(&m, Locality::SOCKET, 1024, 16),
         "alpha + s / R_b, socket eager",
     ));
     Ok(out)

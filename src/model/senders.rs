@@ -5,7 +5,7 @@ use rayon::prelude::*;
 
 use super::Exchange;
 use crate::comm::{Message, Pattern};
-use crate::machine::{Class, Locality, Params, CLASSES};
+use crate::machine::{Class, Params};
 
 /// The largest `time(messages of one rank)` over sending ranks.
 pub(crate) fn slowest_sender(pat: &Pattern, time: impl Fn(&[Message]) -> f64 + Sync) -> f64 {
@@ -48,7 +48,7 @@ pub(crate) fn slowest_by_class(
 ) -> f64 {
     let places = x.places;
     let senders = per_sender(x.pattern, |run| {
-        let mut class = [(0u64, 0u64); CLASSES];
+        let mut class = vec![(0u64, 0u64); places.classes()];
         for msg in run {
             let c = &mut class[places.class(msg.from, msg.to, msg.bytes).index()];
             c.0 += 1;
@@ -58,7 +58,7 @@ pub(crate) fn slowest_by_class(
     });
     let mut a = vec![0usize; places.nodes()];
     for (from, class) in senders.iter().flatten() {
-        let network = &class[Locality::Network as usize * 3..][..3];
+        let network = &class[places.network_locality().index() * 3..][..3];
         if active == Active::AnySender || network.iter().any(|c| c.0 > 0) {
             a[places.node_of(*from) as usize] += 1;
         }
@@ -80,7 +80,7 @@ pub(crate) fn slowest_by_class(
 /// one network class from a node with `a` active senders:
 /// `n alpha + a s / min(R_N, a R_b)`, `R_N` binding rendezvous only.
 pub(crate) fn injected(p: &Params, class: Class, (n, bytes): (u64, u64), a: usize) -> f64 {
-    let r = p.network.of(class.protocol as usize);
+    let r = p.network().of(class.protocol as usize);
     let r_n = if class.protocol as usize == 2 {
         p.r_n
     } else {

@@ -291,8 +291,9 @@ pub(crate) fn level_label(x: &f64) -> String {
 /// One level of the messages chart: spmv's most messages a rank sends
 /// and receives, per locality, and the ranks taking part.
 struct Counts {
-    sent: [u64; 3],
-    recv: [u64; 3],
+    /// Per locality class, in the machine's order.
+    sent: Vec<u64>,
+    recv: Vec<u64>,
     active: usize,
 }
 
@@ -300,26 +301,42 @@ struct Counts {
 /// most received by one rank, each on its own), and the active ranks in
 /// a panel of their own.
 pub fn messages(path: &Path, r: &Report) -> Result<(), ReportError> {
+    let names = r.machine.machine.localities();
     let rows: Vec<Counts> = (r.levels.iter())
         .filter_map(|l| {
             let m = &l.op(Op::Spmv)?.summary.messages;
             Some(Counts {
-                sent: m.max_sent_by_locality.as_array(),
-                recv: m.max_recv_by_locality.as_array(),
+                sent: m.max_sent_by_locality.values(),
+                recv: m.max_recv_by_locality.values(),
                 active: l.active_processes,
             })
         })
         .collect();
     super::save_chart(
         path,
-        |tmp| draw_messages(BitMapBackend::new(tmp, TALL).into_drawing_area(), r, &rows),
-        |tmp| draw_messages(SVGBackend::new(tmp, TALL).into_drawing_area(), r, &rows),
+        |tmp| {
+            draw_messages(
+                BitMapBackend::new(tmp, TALL).into_drawing_area(),
+                r,
+                &names,
+                &rows,
+            )
+        },
+        |tmp| {
+            draw_messages(
+                SVGBackend::new(tmp, TALL).into_drawing_area(),
+                r,
+                &names,
+                &rows,
+            )
+        },
     )
 }
 
 fn draw_messages<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     r: &Report,
+    names: &[String],
     rows: &[Counts],
 ) -> Drawn
 where
@@ -354,11 +371,10 @@ where
         .label_style(("sans-serif", 14))
         .axis_desc_style(("sans-serif", 15))
         .draw()?;
-    let names = ["socket", "node", "network"];
     let mut keys = Vec::new();
     let mut labels = Vec::new();
     for (k, name) in names.iter().enumerate() {
-        let color = TERM_COLORS[k];
+        let color = TERM_COLORS[k % TERM_COLORS.len()];
         // A rank with no such message has no point (log axis); the line
         // joins the levels that have one. Sent and received are dodged
         // apart: symmetric patterns send as many as they receive.
@@ -391,7 +407,7 @@ where
     let x = w as i32 - 185;
     for (i, ((k, received), label)) in keys.iter().zip(&labels).enumerate() {
         let y = 24 + 20 * i as i32;
-        let color = TERM_COLORS[*k];
+        let color = TERM_COLORS[*k % TERM_COLORS.len()];
         if *received {
             top.draw(&PathElement::new(
                 vec![(x, y), (x + 18, y)],

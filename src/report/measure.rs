@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::machine::{Machine, Params, LOCALITIES, PROTOCOLS};
+use crate::machine::{Machine, Params, PROTOCOLS};
 use crate::measured::MeasuredFile;
 
 /// `x` seconds with three significant digits: "0.441 us", "8.40 ns".
@@ -108,10 +108,12 @@ pub fn calibration(m: &Machine) -> String {
         thresholds(p),
         thresholds(&bw)
     );
-    for l in LOCALITIES {
+    for (class, rates) in &p.rates.0 {
+        // Blue Waters has no value for a class of the file's own.
+        let theirs = bw.rates.named(class).unwrap_or(rates);
         for (k, proto) in PROTOCOLS.iter().enumerate() {
-            let name = format!("{}.{}", l.name(), proto.name());
-            let (got, want) = (p.rates(l).of(k), bw.rates(l).of(k));
+            let name = format!("{class}.{}", proto.name());
+            let (got, want) = (rates.of(k), theirs.of(k));
             let q = quality(&name);
             let _ = writeln!(
                 s,

@@ -21,11 +21,7 @@ pub fn machine(m: &Machine) -> String {
         "protocols: short < {} B <= eager < {} B <= rend\n{:<8} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n",
         p.eager_threshold, p.rendezvous_threshold, "", "short alpha", "short R_b", "eager alpha", "eager R_b", "rend alpha", "rend R_b"
     );
-    for (name, r) in [
-        ("socket", &p.socket),
-        ("node", &p.node),
-        ("network", &p.network),
-    ] {
+    for (name, r) in &p.rates.0 {
         s += &format!(
             "{name:<8} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e}\n",
             r.short.alpha, r.short.rate, r.eager.alpha, r.eager.rate, r.rend.alpha, r.rend.rate

@@ -10,7 +10,7 @@ use mpi::traits::*;
 
 use super::{exchange, Session, Topology};
 use crate::machine::{Locality, Machine};
-use crate::measure::calibrate::{Experiment, Sample, Schedule};
+use crate::measure::calibrate::{contention_patterns, Experiment, Sample, Schedule};
 use crate::measure::fit::median;
 
 /// Tags of the tests' control messages (repetition counts, hand-shakes),
@@ -125,16 +125,16 @@ pub fn pairs(t: &Topology, sockets: &Sockets) -> Vec<(Locality, usize, usize)> {
         .iter()
         .find(|&&b| sockets.of_rank[b] == sockets.of_rank[a])
     {
-        out.push((Locality::Socket, a, b));
+        out.push((Locality::SOCKET, a, b));
     }
     if let Some(&b) = node0[1..]
         .iter()
         .find(|&&b| sockets.of_rank[b] != sockets.of_rank[a])
     {
-        out.push((Locality::Node, a, b));
+        out.push((Locality::NODE, a, b));
     }
     if t.nodes > 1 {
-        out.push((Locality::Network, a, t.ranks_of_node[1][0]));
+        out.push((Locality::NETWORK, a, t.ranks_of_node[1][0]));
     }
     out
 }
@@ -425,7 +425,7 @@ fn injection(s: &Session, t: &Topology, o: &Schedule) -> Vec<Sample> {
 
 /// Shifts (every node `i` to node `i + d`) and pairs (node 0 to node
 /// `j`), every rank of a sending node to the same local rank there, at
-/// the contention sizes ([`cal::contention_patterns`]); hops on `m`'s
+/// the contention sizes ([`contention_patterns`]); hops on `m`'s
 /// network. Needs 3 nodes.
 fn contention(s: &Session, t: &Topology, m: &Machine, o: &Schedule) -> Vec<Sample> {
     let mut out = Vec::new();
@@ -434,7 +434,7 @@ fn contention(s: &Session, t: &Topology, m: &Machine, o: &Schedule) -> Vec<Sampl
     }
     let net = m.network();
     let hops = |x: usize, y: usize| net.hops(x, y) as f64;
-    let patterns = cal::contention_patterns(t.nodes);
+    let patterns = contention_patterns(t.nodes);
     let reps = 2;
     for (name, node_pairs) in &patterns {
         let messages: Vec<(usize, usize)> = node_pairs

@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use super::{Charge, Detail, Figure, Slot, Term};
 use crate::comm::{Message, Pattern};
-use crate::machine::{CopyRates, Locality, Machine, Places};
+use crate::machine::{CopyRates, Machine, Places};
 use crate::model::{classic, Exchange};
 
 /// The copy-transfer rate term.
@@ -104,10 +104,10 @@ pub fn network_rate(r: &CopyRates, c: f64) -> f64 {
     rates[k] + w * (rates[k + 1] - rates[k])
 }
 
-/// Throughputs `(xQ1, xQ'1)` of one message (bytes/s) of `locality`;
-/// `network` is `Nd` for a network message and the locality's rendezvous
-/// `R_b` on a node.
-fn message_rates(r: &CopyRates, msg: &Message, locality: Locality, network: f64) -> (f64, f64) {
+/// Throughputs `(xQ1, xQ'1)` of one message (bytes/s), between nodes
+/// when `between_nodes`; `network` is `Nd` for a network message and the
+/// locality's rendezvous `R_b` on a node.
+fn message_rates(r: &CopyRates, msg: &Message, between_nodes: bool, network: f64) -> (f64, f64) {
     let words = msg.bytes as f64 / 8.0;
     let f = if words > 1.0 {
         ((msg.runs.max(1) as f64 - 1.0) / (words - 1.0)).clamp(0.0, 1.0)
@@ -115,7 +115,7 @@ fn message_rates(r: &CopyRates, msg: &Message, locality: Locality, network: f64)
         0.0
     };
     let mix = |contiguous: f64, indexed: f64| 1.0 / ((1.0 - f) / contiguous + f / indexed);
-    let (send, deposit, send_x) = if locality == Locality::Network {
+    let (send, deposit, send_x) = if between_nodes {
         (r.send, r.deposit, mix(r.send, r.send_indexed))
     } else {
         (network, network, mix(network, r.copy_indexed))
@@ -134,7 +134,7 @@ pub fn copy_transfer(pat: &Pattern, m: &Machine, places: &Places) -> CopyTransfe
     if !pat.is_by_sender() {
         order.sort_by_key(|msg| msg.from);
     }
-    let network = |msg: &Message| places.locality(msg.from, msg.to) == Locality::Network;
+    let network = |msg: &Message| places.node_of(msg.from) != places.node_of(msg.to);
     // Senders per link, each counted once (`last` is the latest sender).
     let mut sharing = vec![0u32; places.links()];
     let mut last = vec![u32::MAX; places.links()];
@@ -152,14 +152,15 @@ pub fn copy_transfer(pat: &Pattern, m: &Machine, places: &Places) -> CopyTransfe
     let mut chained = vec![0.0f64; m.ranks()];
     for msg in &pat.messages {
         let locality = places.locality(msg.from, msg.to);
-        let network = if locality == Locality::Network {
+        let between_nodes = places.is_network(locality);
+        let network = if between_nodes {
             let mut c = 1u32;
             places.route(msg.from, msg.to, |l| c = c.max(sharing[l]));
             network_rate(&rates, c as f64)
         } else {
             m.params.rates(locality).rend.rate
         };
-        let (q, q_chained) = message_rates(&rates, msg, locality, network);
+        let (q, q_chained) = message_rates(&rates, msg, between_nodes, network);
         let s = msg.bytes as f64;
         packing[msg.from as usize] += s / q;
         chained[msg.from as usize] += s / q_chained;
@@ -267,7 +268,7 @@ mod tests {
         assert!(close(r.copy_indexed, indexed));
         let f = 2.0 / 99.0;
         let x = 1.0 / ((1.0 - f) / 6.2e9 + f / indexed);
-        let (q, q_chained) = message_rates(&r, &one, Locality::Socket, 6.2e9);
+        let (q, q_chained) = message_rates(&r, &one, false, 6.2e9);
         assert!(close(q, 1.0 / (1.0 / x + 2.0 / 6.2e9)));
         assert!(close(q_chained, x));
     }

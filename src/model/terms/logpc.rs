@@ -11,7 +11,7 @@
 //! where Agarwal's `(k_d - 1)` factor vanishes.
 
 use super::{loggp_params, Charge, Slot, Term};
-use crate::machine::{Class, Locality};
+use crate::machine::Class;
 use crate::model::{classic, Exchange};
 
 /// LoGPC's contention term.
@@ -34,16 +34,16 @@ fn charge(x: &Exchange) -> Charge {
     if count == 0 || k_d <= 1.0 {
         return Charge::seconds(0.0);
     }
-    let tau = 1.0 / m.params.network.rend.rate;
+    let tau = 1.0 / m.params.network().rend.rate;
     let b = summary.bytes.inter_node as f64 / count as f64;
     let t: f64 = x
         .pattern
         .messages
         .iter()
-        .filter(|msg| places.locality(msg.from, msg.to) == Locality::Network)
+        .filter(|msg| places.node_of(msg.from) != places.node_of(msg.to))
         .map(|msg| {
             let class = Class {
-                locality: Locality::Network,
+                locality: places.network_locality(),
                 protocol: places.protocol(msg.bytes),
             };
             loggp_params(m, class).message(msg.bytes as f64)

@@ -31,7 +31,7 @@ fn charge(x: &Exchange) -> Charge {
 /// senders on the sender's node: each is linear in the size, so the class
 /// costs `n alpha + bytes / rate`.
 fn class_time(p: &Params, class: Class, (n, bytes): (u64, u64), a: usize) -> f64 {
-    if class.locality == Locality::Network {
+    if p.is_network(class.locality) {
         return injected(p, class, (n, bytes), a);
     }
     let r = p.rates(class.locality).of(class.protocol as usize);
@@ -59,16 +59,31 @@ mod tests {
         let m = Machine::bluewaters();
         // 16 KiB network rendezvous, 16 active ranks: 16 * 2.9e9 > R_N, so
         // 3.0e-6 + 16 * 16384 / 6.6e9.
-        let t = message_time(&m, Locality::Network, 16384, 16);
+        let t = message_time(&m, Locality::NETWORK, 16384, 16);
         assert!(close(t, 3.0e-6 + 16.0 * 16384.0 / 6.6e9), "{t}");
         // One active rank: 3.0e-6 + 16384 / 2.9e9 (R_N does not bind).
-        let t = message_time(&m, Locality::Network, 16384, 1);
+        let t = message_time(&m, Locality::NETWORK, 16384, 1);
         assert!(close(t, 3.0e-6 + 16384.0 / 2.9e9));
         // 100-byte intra-socket short message: 4.4e-7 + 100 / 2.2e9.
-        let t = message_time(&m, Locality::Socket, 100, 16);
+        let t = message_time(&m, Locality::SOCKET, 100, 16);
         assert!(close(t, 4.4e-7 + 100.0 / 2.2e9), "{t}");
         // Eager on the node, other socket: 1.2e-6 + 4000 / 9.6e8.
-        let t = message_time(&m, Locality::Node, 4000, 4);
+        let t = message_time(&m, Locality::NODE, 4000, 4);
         assert!(close(t, 1.2e-6 + 4000.0 / 9.6e8), "{t}");
+        // A fourth, innermost class declared in the parameters: the
+        // network is now class 3 and keeps its eq. 2 treatment.
+        let mut m = Machine::bluewaters();
+        let numa = crate::machine::ProtocolRates {
+            short: crate::machine::Rate {
+                alpha: 1e-7,
+                rate: 1e10,
+            },
+            ..*m.params.rates(Locality::SOCKET)
+        };
+        m.params.rates.0.insert(0, ("numa".into(), numa));
+        let t = message_time(&m, Locality(0), 100, 16);
+        assert!(close(t, 1e-7 + 100.0 / 1e10), "{t}");
+        let t = message_time(&m, Locality(3), 16384, 16);
+        assert!(close(t, 3.0e-6 + 16.0 * 16384.0 / 6.6e9), "{t}");
     }
 }

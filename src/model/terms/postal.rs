@@ -24,7 +24,7 @@ fn charge(x: &Exchange) -> Charge {
         x,
         Active::AnySender,
         |p, class, (n, bytes), _| {
-            let network = p.network.of(class.protocol as usize);
+            let network = p.network().of(class.protocol as usize);
             let (n, s) = (n as f64, bytes as f64);
             n * network.alpha + s / network.rate
         },

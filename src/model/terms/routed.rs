@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::{Charge, Detail, Figure, Slot, Term};
 use crate::comm::Pattern;
-use crate::machine::{Locality, Places};
+use crate::machine::Places;
 use crate::model::Exchange;
 
 /// The routed-contention term.
@@ -53,7 +53,7 @@ pub struct LinkLoads {
 pub fn link_loads(pat: &Pattern, places: &Places) -> LinkLoads {
     let mut load = vec![0u64; places.links()];
     for msg in &pat.messages {
-        if places.locality(msg.from, msg.to) == Locality::Network {
+        if places.node_of(msg.from) != places.node_of(msg.to) {
             places.route(msg.from, msg.to, |link| load[link] += msg.bytes);
         }
     }
