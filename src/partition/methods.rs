@@ -223,6 +223,7 @@ impl Graph {
             Objective::Cut => metis::option::ObjType::Cut,
             Objective::Vol => metis::option::ObjType::Vol,
         };
+        let _one_at_a_time = super::metis_lock();
         metis::Graph::new(1, parts as metis::Idx, &self.xadj, &self.adjncy)
             .map_err(|e| PartitionError::Metis(e.to_string()))?
             .set_option(obj)

@@ -112,6 +112,7 @@ fn element_parts(mesh: &HexMesh, k: u32, ranks: usize) -> Result<Vec<u32>, Parti
         return Ok((0..n as u32).collect());
     }
     let mut part = vec![0 as metis::Idx; n];
+    let _one_at_a_time = super::metis_lock();
     metis::Graph::new(1, ranks as metis::Idx, &xadj, &adjncy)
         .map_err(|e| PartitionError::Metis(e.to_string()))?
         .set_option(metis::option::Contig(true))

@@ -12,6 +12,14 @@
 pub mod methods;
 pub mod mfem;
 
+/// METIS 5 keeps its random generator's state in a global: two calls at
+/// once in one process (tests, a library user's threads) partition
+/// differently than one at a time. Every call holds this lock.
+pub(crate) fn metis_lock() -> std::sync::MutexGuard<'static, ()> {
+    static METIS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    METIS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
