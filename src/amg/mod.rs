@@ -13,7 +13,10 @@ mod interp;
 pub mod levels_io;
 mod rap;
 pub(crate) mod raw;
+mod sizes;
 pub mod strength;
+
+pub use sizes::{LevelSizes, Sizes};
 
 use clap::ValueEnum;
 use rayon::prelude::*;
@@ -295,20 +298,6 @@ impl SetupTimes {
             ("interpolation", self.interpolation),
             ("rap", self.rap),
         ]
-    }
-}
-
-impl Hierarchy {
-    /// `sum_l nnz(A_l) / nnz(A_0)`.
-    pub fn operator_complexity(&self) -> f64 {
-        let total: usize = self.levels.iter().map(|l| l.a.nnz()).sum();
-        total as f64 / self.levels[0].a.nnz().max(1) as f64
-    }
-
-    /// `sum_l rows(A_l) / rows(A_0)`.
-    pub fn grid_complexity(&self) -> f64 {
-        let total: usize = self.levels.iter().map(|l| l.a.rows()).sum();
-        total as f64 / self.levels[0].a.rows().max(1) as f64
     }
 }
 

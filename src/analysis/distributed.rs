@@ -23,13 +23,13 @@ use std::path::{Path, PathBuf};
 use super::Extracted;
 use crate::amg::diagnose::{self, Warning};
 use crate::amg::levels_io::{self, Blocks, FolderFormat, LevelFiles};
+use crate::amg::LevelSizes;
 use crate::comm::share::{self, Ghosts, PRows, Share};
 use crate::comm::{Message, Op, Pattern};
 use crate::matrix::io::hypre_ij;
 use crate::matrix::io::Values;
 use crate::matrix::{Csr, Ownership};
 use crate::measure::mpi::{Failure, Session};
-use crate::report::hierarchy::LevelJson;
 
 /// What rank 0 gathers: every level's messages and sizes.
 #[derive(Clone, Debug)]
@@ -37,7 +37,7 @@ pub struct Gathered {
     /// Every level's patterns, ready for [`super::analyze_extracted`].
     pub levels: Vec<Extracted>,
     /// Every level's sizes (rows, nonzeros of `A` and of `P`).
-    pub sizes: Vec<LevelJson>,
+    pub sizes: Vec<LevelSizes>,
     /// Every level's row blocks, as the files give them.
     pub ownership: Vec<Ownership>,
     /// Level 0's rows with a diagonal that is not positive
@@ -283,7 +283,7 @@ pub fn extract(
                 spgemm: spgemm.flatten(),
                 ptap: ptap_pat.flatten(),
             });
-            out.sizes.push(LevelJson {
+            out.sizes.push(LevelSizes {
                 level: l,
                 rows: a.shape.0,
                 nnz,

@@ -182,7 +182,7 @@ fn serial(args: &AnalyzeArgs) -> Result<(), Error> {
             nnz: info.nnz,
         },
         source: input.source.clone(),
-        hierarchy: report::hierarchy::json(h),
+        hierarchy: h.sizes(),
         fine,
         coarse,
         warnings,
@@ -231,7 +231,7 @@ fn options(args: &AnalyzeArgs) -> Options {
 struct Origin<'h> {
     matrix: MatrixJson,
     source: String,
-    hierarchy: report::hierarchy::HierarchyJson,
+    hierarchy: crate::amg::Sizes,
     fine: crate::partition::Fine,
     coarse: crate::partition::CoarseRule,
     warnings: Vec<amg::diagnose::Warning>,
@@ -451,7 +451,7 @@ mod with_mpi {
                     nnz: first.nnz,
                 },
                 source,
-                hierarchy: report::hierarchy::of_sizes(g.sizes),
+                hierarchy: crate::amg::Sizes::of(g.sizes),
                 fine: crate::partition::Fine::Blocks {
                     name: "input ranks".into(),
                     starts: g.ownership[0].starts.clone(),

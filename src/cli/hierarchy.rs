@@ -52,7 +52,7 @@ pub(crate) fn run(args: &HierarchyArgs) -> Result<(), Error> {
     }
     let setup = setup_start.elapsed().as_secs_f64();
     if let Some(path) = &args.json {
-        write_file(path, &report::pretty_json(&report::hierarchy::json(&h)))?;
+        write_file(path, &report::pretty_json(&h.sizes()))?;
     }
     if let Some(dir) = &args.save_levels {
         levels_io::save_levels(&h, dir, &name)?;

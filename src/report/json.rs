@@ -133,7 +133,7 @@ pub struct HierarchyJson {
     pub source: String,
     /// Complexities and level sizes.
     #[serde(flatten)]
-    pub summary: super::hierarchy::HierarchyJson,
+    pub summary: crate::amg::Sizes,
 }
 
 /// What a report says besides the analysis itself.
@@ -150,8 +150,8 @@ pub struct Context<'a> {
     pub fine: &'a Fine,
     /// The coarse rule.
     pub coarse: CoarseRule,
-    /// The hierarchy's sizes ([`super::hierarchy::json`]).
-    pub hierarchy: super::hierarchy::HierarchyJson,
+    /// The hierarchy's sizes ([`crate::amg::Hierarchy::sizes`]).
+    pub hierarchy: crate::amg::Sizes,
     /// Where the hierarchy came from.
     pub source: String,
 }

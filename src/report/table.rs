@@ -289,7 +289,7 @@ mod tests {
                     machine: &m,
                     fine: &fine,
                     coarse: CoarseRule::Inherit,
-                    hierarchy: crate::report::hierarchy::json(&h),
+                    hierarchy: h.sizes(),
                     source: String::new(),
                 },
             );
