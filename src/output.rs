@@ -404,6 +404,24 @@ fn temp_path(path: &Path) -> PathBuf {
         .unwrap_or_default();
     path.with_file_name(format!(".{name}.amgcomm-{}{ext}", std::process::id()))
 }
+/// The files of a report folder besides the charts.
+const REPORT_FILES: [&str; 3] = ["report.json", "levels.csv", "compare.json"];
+/// The charts of a report folder, each as PNG and SVG.
+const CHARTS: [&str; 5] = ["spmv", "spgemm", "ptap", "messages", "compare"];
+
+/// Whether a report folder (`analyze --out`, `compare --out`) may hold a
+/// file of that name: the files amgcomm writes there. A folder holding
+/// anything else is not replaced ([`check_folder`]).
+pub fn is_report_file(name: &str) -> bool {
+    if REPORT_FILES.contains(&name) {
+        return true;
+    }
+    let chart = name
+        .strip_suffix(".png")
+        .or_else(|| name.strip_suffix(".svg"));
+    chart.is_some_and(|c| CHARTS.contains(&c))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

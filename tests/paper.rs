@@ -165,7 +165,7 @@ fn mfem_needs_a_mesh_and_enough_elements() {
             "--variants",
             "partition=mfem",
         ],
-        "run analyze --partition mfem",
+        "cannot share one; run an analysis with --partition mfem",
     );
 }
 

@@ -316,6 +316,38 @@ fn every_number_of_the_golden_reports_is_unchanged() {
     }
 }
 
+/// The library call of `examples/library_report.rs` (a request built in
+/// code, run, rendered) gives `analyze`'s golden reports, every number.
+#[test]
+fn a_library_request_gives_the_golden_reports() {
+    use amgcomm::amg::Preset;
+    use amgcomm::analysis::{Input, Request};
+    use amgcomm::machine::Machine;
+    use amgcomm::partition::{methods::Method, Fine};
+    use amgcomm::report::json::Report;
+    let on = |nodes, ppn| Machine {
+        nodes,
+        ppn,
+        ..Machine::bluewaters()
+    };
+    let matrix = |spec: &str| Input::Matrix {
+        spec: spec.into(),
+        permute: None,
+    };
+    let hypre = Request::new(matrix("tests/data/hypre/A"), on(2, 2));
+    let mut beam = Request::new(matrix("gen:beam:2"), on(4, 4)).with_preset(Preset::Raptor2018);
+    beam.partition = Some(Fine::Method(Method::Mfem));
+    for (name, request) in [("hypre_ij", hypre), ("beam_mfem_raptor_2018", beam)] {
+        let run = request.run(request.check().unwrap(), &|_| {}).unwrap();
+        let new = serde_json::to_value(Report::of_run(&run, &request)).unwrap();
+        let text = std::fs::read_to_string(golden(name)).unwrap();
+        let old: Value = serde_json::from_str(&text).unwrap();
+        if let Some(d) = first_difference(&old, &new, name) {
+            panic!("{d}");
+        }
+    }
+}
+
 #[test]
 fn the_comparison_sees_removed_fields_and_changed_digits() {
     let old: Value = serde_json::json!({"a": {"b": [1, 2.5]}, "c": "x"});

@@ -26,7 +26,7 @@ use crate::matrix::{csr, Csr, Ownership, Symmetry};
 #[derive(Debug, thiserror::Error)]
 pub enum LevelsError {
     /// `--levels-from` is not a folder.
-    #[error("--levels-from {0}: not a directory")]
+    #[error("request.levels {0}: not a directory")]
     NotADirectory(String),
     /// A matrix file does not read.
     #[error(transparent)]
@@ -438,7 +438,7 @@ pub fn load_pc_mg_dump(file: &Path) -> Result<Hierarchy, LevelsError> {
     if !io::petsc::is_petsc(&bytes) {
         return Err(file_error(
             file,
-            "--levels-from takes a folder, or the PETSc binary file -pc_mg_dump_binary writes; this file is neither".into(),
+            "request.levels takes a folder, or the PETSc binary file -pc_mg_dump_binary writes; this file is neither".into(),
         ));
     }
     let name = file.display().to_string();

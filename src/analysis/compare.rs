@@ -32,15 +32,15 @@ pub struct Variant {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum VariantError {
     /// Not `key=value`.
-    #[error("--variants: '{0}' is not key=value")]
+    #[error("request.variants: '{0}' is not key=value")]
     NotKeyValue(String),
     /// A key that is not one of the four.
     #[error(
-        "--variants: unknown key '{0}' (known: partition, strategy, placement, coarse-partition)"
+        "request.variants: unknown key '{0}' (known: partition, strategy, placement, coarse-partition)"
     )]
     UnknownKey(String),
     /// A value its key does not take.
-    #[error("--variants: unknown {key} '{value}' (known: {known})")]
+    #[error("request.variants: unknown {key} '{value}' (known: {known})")]
     UnknownValue {
         /// The key.
         key: &'static str,
@@ -50,7 +50,7 @@ pub enum VariantError {
         known: String,
     },
     /// A partition that is neither a method nor an existing file.
-    #[error("--variants: partition '{value}' is neither a method ({known}) nor a file")]
+    #[error("request.variants: partition '{value}' is neither a method ({known}) nor a file")]
     Partition {
         /// The value given.
         value: String,
@@ -58,10 +58,10 @@ pub enum VariantError {
         known: String,
     },
     /// Nothing given.
-    #[error("--variants: no variant given")]
+    #[error("request.variants: no variant given")]
     Empty,
     /// A partition that renumbers the rows before the hierarchy exists.
-    #[error("--variants: partition=mfem renumbers the rows before the hierarchy is built, so it cannot share one; run analyze --partition mfem")]
+    #[error("request.variants: partition=mfem renumbers the rows before the hierarchy is built, so it cannot share one; run an analysis with request.partition mfem")]
     MeshPartition,
 }
 
@@ -204,13 +204,13 @@ mod tests {
         let e = |s: &str| parse_variants(s).unwrap_err().to_string();
         assert_eq!(
             e("strategy=teleport"),
-            "--variants: unknown strategy 'teleport' (known: standard, node-aware-2, node-aware-3)"
+            "request.variants: unknown strategy 'teleport' (known: standard, node-aware-2, node-aware-3)"
         );
         assert!(e("colour=red").contains("unknown key 'colour'"));
         assert!(e("partition=nowhere.part").contains("neither a method"));
         assert!(e("metis").contains("'metis' is not key=value"));
-        assert_eq!(e(" ; "), "--variants: no variant given");
+        assert_eq!(e(" ; "), "request.variants: no variant given");
         assert!(e("coarse-partition=up").contains("(known: inherit, rebalance)"));
-        assert!(e("partition=mfem").contains("run analyze --partition mfem"));
+        assert!(e("partition=mfem").contains("run an analysis with request.partition mfem"));
     }
 }

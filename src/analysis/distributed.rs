@@ -187,7 +187,7 @@ pub enum InputError {
     #[error(transparent)]
     Levels(#[from] levels_io::LevelsError),
     /// A folder of single files (exit 2).
-    #[error("--levels-from {0}: a run under mpirun reads hypre rank files (A0.00000, P0.00000, ...); run this folder without mpirun")]
+    #[error("request.levels {0}: a run under mpirun reads hypre rank files (A0.00000, P0.00000, ...); run this folder without mpirun")]
     NotRankFiles(String),
 }
 

@@ -10,6 +10,8 @@ mod compare;
 #[cfg(feature = "mpi")]
 pub mod distributed;
 mod overlay;
+pub mod request;
+mod stages;
 
 use std::path::Path;
 use std::time::Instant;
@@ -21,6 +23,8 @@ use serde::Serialize;
 
 pub use compare::{compare, parse_variants, CompareError, Variant, VariantAnalysis, VariantError};
 pub use overlay::{check_measured, overlay, OverlayError};
+pub use request::{Input, Outputs, Request, RequestError, Run};
+pub use stages::Stages;
 
 use crate::amg::Hierarchy;
 use crate::comm::io::PatternError;

@@ -1,20 +1,16 @@
 //! `amgcomm compare`: one hierarchy, several variants of partition, coarse
-//! rule, placement and strategy ([`crate::analysis::compare`]), side by
-//! side.
+//! rule, placement and strategy ([`crate::analysis::Request::compare`]),
+//! side by side.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
-use super::args::{build, check_generator, check_loaded, AmgArgs, MachineArgs, MatrixArgs};
-use super::{emit, warn, Error, Progress};
-use crate::amg;
-use crate::analysis::{self, parse_variants};
+use super::args::{AmgArgs, MachineArgs, MatrixArgs};
+use super::{emit, Error, Progress};
+use crate::analysis::{parse_variants, Input, Request};
 use crate::model::{terms, Model};
-use crate::output::Plan;
-use crate::partition::methods::{MethodOptions, Objective};
-use crate::partition::Fine;
-use crate::report;
+use crate::partition::methods::Objective;
 use crate::report::compare::{self, CompareReport};
 
 #[derive(Args, Debug)]
@@ -49,49 +45,33 @@ pub(crate) struct CompareArgs {
 
 pub(crate) fn run(args: &CompareArgs) -> Result<(), Error> {
     let variants = parse_variants(&args.variants)?;
-    let base = args.machine.resolve()?;
-    let o = args.amg.options()?;
-    let source = args.matrix.source()?;
-    let out = &args.out;
-    let mut plan = Plan::new();
-    args.matrix.add_input(&mut plan);
-    args.machine.add_input(&mut plan);
-    for v in &variants {
-        if let Fine::File(path) = &v.partition {
-            plan.input(path);
-        }
-    }
-    plan.folder("--out", out, report::is_report_file)?;
-    let ranks = base.ranks();
-    let need = |rows, nnz| analysis::memory_bytes(rows, nnz, ranks);
-    check_generator(&source, Some((&args.amg, &o)), need)?;
-    let progress = Progress::new();
-    progress.say(format!("reading {}", args.matrix.input));
-    let mat = args.matrix.load(&source)?;
-    let name = mat.name.clone();
-    check_loaded(&name, mat.csr.rows(), mat.csr.nnz(), need)?;
-    let h = build(mat, &args.amg, &o, &progress)?;
-    for w in amg::diagnose::warnings(&h, Some(&o)) {
-        progress.suspend(|| warn(&w));
-    }
-    let methods = MethodOptions {
-        seed: 0,
-        objective: args.metis_objective,
+    let input = Input::Matrix {
+        spec: args.matrix.input.clone(),
+        permute: args.matrix.permute,
     };
-    let say = |v: &analysis::Variant| progress.say(format!("variant {}", v.name));
-    let runs = analysis::compare(&h, &base, &variants, &args.model, &methods, say)?;
-    let r = CompareReport::new(&name, &base, &args.model, &runs);
+    let mut r = Request::new(input, args.machine.resolve()?);
+    r.preset = args.amg.preset;
+    r.amg = args.amg.options()?;
+    r.options.model = args.model.clone();
+    r.methods.objective = args.metis_objective;
+    r.outputs.folder = Some(args.out.clone());
+    r.variants = variants;
+    r.inputs = args.machine.file();
+    let checked = r.check()?;
+    let progress = Progress::new();
+    let (loaded, runs) = r.compare(&checked, &|e| progress.event(e))?;
+    let report = CompareReport::new(&loaded.name, &r.machine, &args.model, &runs);
     progress.say("writing compare.json and compare.png".into());
-    compare::write_folder(out, &r)?;
+    compare::write_folder(&args.out, &report)?;
     progress.done();
     emit(&format!(
         "{} on {} nodes x {} ppn ({}), {}\n\n{}report in {}\n",
-        r.matrix,
-        r.nodes,
-        r.ppn,
-        r.machine,
-        r.model,
-        compare::table(&r),
-        out.display()
+        report.matrix,
+        report.nodes,
+        report.ppn,
+        report.machine,
+        report.model,
+        compare::table(&report),
+        args.out.display()
     ))
 }

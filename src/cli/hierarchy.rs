@@ -5,9 +5,10 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::args::{build, check_generator, check_loaded, AmgArgs, MatrixArgs};
+use super::args::{AmgArgs, MatrixArgs};
 use super::{emit, warn, write_file, Error, Progress};
 use crate::amg::{self, levels_io};
+use crate::analysis::request::{build, check_generator, check_loaded};
 use crate::output::Plan;
 use crate::report;
 
@@ -37,7 +38,7 @@ pub(crate) fn run(args: &HierarchyArgs) -> Result<(), Error> {
     if let Some(dir) = &args.save_levels {
         plan.folder("--save-levels", dir, levels_io::is_levels_file)?;
     }
-    check_generator(&source, Some((&args.amg, &o)), amg::setup_bytes)?;
+    check_generator(&source, Some((&o, args.amg.preset)), amg::setup_bytes)?;
     let start = Instant::now();
     let m = args.matrix.load(&source)?;
     check_loaded(&m.name, m.csr.rows(), m.csr.nnz(), amg::setup_bytes)?;
@@ -45,7 +46,7 @@ pub(crate) fn run(args: &HierarchyArgs) -> Result<(), Error> {
     let name = m.name.clone();
     let setup_start = Instant::now();
     let progress = Progress::new();
-    let h = build(m, &args.amg, &o, &progress)?;
+    let h = build(m, &o, args.amg.preset, &|e| progress.event(e))?;
     progress.done();
     for w in amg::diagnose::warnings(&h, Some(&o)) {
         warn(&w);

@@ -5,6 +5,8 @@
 //! input and failures at run time.
 
 mod analyze;
+#[cfg(feature = "mpi")]
+mod analyze_mpi;
 mod args;
 mod compare;
 mod hierarchy;
@@ -14,7 +16,6 @@ mod measure;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod partition;
-mod stages;
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,7 +23,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::{Parser, Subcommand};
 
 use crate::amg::levels_io::LevelsError;
-use crate::amg::BuildError;
 use crate::analysis::{AnalysisError, CompareError, VariantError};
 use crate::comm::io::PatternError;
 use crate::machine::MachineError;
@@ -97,14 +97,9 @@ pub(crate) enum Error {
     /// The input matrix.
     #[error(transparent)]
     Load(#[from] LoadError),
-    /// The setup refused the matrix.
-    #[error("{name}: {source}")]
-    Build {
-        /// The matrix.
-        name: String,
-        /// Why.
-        source: BuildError,
-    },
+    /// A request of the library (analyze, compare, hierarchy).
+    #[error(transparent)]
+    Request(#[from] crate::analysis::RequestError),
     /// A levels folder.
     #[error(transparent)]
     Levels(#[from] LevelsError),
@@ -126,23 +121,12 @@ pub(crate) enum Error {
     /// A patterns file.
     #[error(transparent)]
     Patterns(#[from] PatternError),
-    /// A measured file that does not read.
-    #[error("--measured {path}: {problem}")]
-    Measured {
-        /// The file.
-        path: String,
-        /// Why.
-        problem: String,
-    },
     /// An output that would overwrite an input, or cannot be written.
     #[error(transparent)]
     Output(#[from] crate::output::Refused),
     /// A request (generator size, ranks) beyond this computer's memory.
     #[error(transparent)]
     Memory(#[from] crate::memory::TooLarge),
-    /// An input whose hierarchy would not fit in memory.
-    #[error("{0}")]
-    InputMemory(crate::memory::TooLarge),
     /// Measurements that do not make a machine.
     #[error("calibrate: {0}")]
     Calibrate(#[from] crate::measure::calibrate::FitError),
@@ -175,6 +159,7 @@ impl Error {
     pub(crate) fn exit_status(&self) -> i32 {
         use crate::matrix::source::LoadError;
         match self {
+            Error::Request(e) if e.is_usage() => 2,
             Error::Usage(_)
             | Error::Machine(_)
             | Error::Model(_)
@@ -348,10 +333,38 @@ fn install_interrupt_handler() {
     });
 }
 
+/// The library names a request's fields (`request.partition`); the
+/// command line says the flag that sets each. Longer names first.
+const FLAGS: [(&str, &str); 15] = [
+    ("request.outputs.patterns", "--save-patterns"),
+    ("request.outputs.folder", "--out"),
+    ("request.outputs.json", "--json"),
+    ("request.outputs.dot", "--dot"),
+    ("request.amg.num_functions", "--num-functions"),
+    ("request.serial_refinements", "--serial-refinements"),
+    ("request.partition", "--partition"),
+    ("request.variants", "--variants"),
+    ("request.measured", "--measured"),
+    ("request.machine", "--machine"),
+    ("request.permute", "--permute"),
+    ("request.levels", "--levels-from"),
+    ("request.nodes", "--nodes"),
+    ("request.ppn", "--ppn"),
+    ("request.input", "INPUT"),
+];
+
+/// `text` with the library's field names as flags ([`FLAGS`]).
+fn flags(text: &str) -> String {
+    FLAGS
+        .iter()
+        .fold(text.to_string(), |t, (field, flag)| t.replace(field, flag))
+}
+
 /// One line on stderr in one write: under `mpirun`, whose output
-/// forwarding interleaves what arrives in pieces, it stays whole.
+/// forwarding interleaves what arrives in pieces, it stays whole. Fields
+/// of library requests are named by their flags.
 pub(crate) fn say(line: std::fmt::Arguments) {
-    let text = format!("{line}\n");
+    let text = format!("{}\n", flags(&line.to_string()));
     let _ = io::stderr().write_all(text.as_bytes());
 }
 
@@ -414,6 +427,15 @@ impl Progress {
 
     pub(crate) fn say(&self, msg: String) {
         self.0.set_message(msg);
+    }
+
+    /// A library run's step (on the spinner) or warning (a line).
+    pub(crate) fn event(&self, e: crate::analysis::request::Event) {
+        use crate::analysis::request::Event;
+        match e {
+            Event::Step(s) => self.say(s),
+            Event::Warning(w) => self.suspend(|| warn(w)),
+        }
     }
 
     /// Runs `f` (a warning) with the spinner hidden.

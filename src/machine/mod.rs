@@ -161,13 +161,13 @@ impl From<&str> for Invalid {
 #[derive(Debug, thiserror::Error)]
 pub enum MachineError {
     /// `--machine FILE` names no file.
-    #[error("--machine {path}: no such file (built in: bluewaters)")]
+    #[error("request.machine {path}: no such file (built in: bluewaters)")]
     NotFound {
         /// The file given.
         path: String,
     },
     /// The file cannot be read.
-    #[error("--machine {path}: {}", crate::output::reason(.source))]
+    #[error("request.machine {path}: {}", crate::output::reason(.source))]
     Io {
         /// The file given.
         path: String,
@@ -396,7 +396,7 @@ mod tests {
         let e = Machine::named_or_file("no-such.json").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "--machine no-such.json: no such file (built in: bluewaters)"
+            "request.machine no-such.json: no such file (built in: bluewaters)"
         );
     }
 }

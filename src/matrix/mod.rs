@@ -115,11 +115,22 @@ impl Matrix {
     /// Its size, nonzeros, field and symmetry.
     pub fn info(&self) -> Info {
         Info {
-            rows: self.csr.rows(),
-            cols: self.csr.cols(),
-            nnz: self.csr.nnz(),
             field: self.field,
             symmetry: self.symmetry,
+            ..Info::of(&self.csr)
+        }
+    }
+}
+
+impl Info {
+    /// The size of `a`, as a real general matrix (no file to say more).
+    pub fn of(a: &Csr) -> Info {
+        Info {
+            rows: a.rows(),
+            cols: a.cols(),
+            nnz: a.nnz(),
+            field: Field::Real,
+            symmetry: Symmetry::General,
         }
     }
 }

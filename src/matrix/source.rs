@@ -30,7 +30,7 @@ pub enum LoadError {
         problem: SpecProblem,
     },
     /// A matrix `--permute` cannot apply to.
-    #[error("{name}: --permute needs a square matrix, this one is {rows} x {cols}")]
+    #[error("{name}: request.permute needs a square matrix, this one is {rows} x {cols}")]
     PermuteNotSquare {
         /// The matrix.
         name: String,
@@ -115,6 +115,13 @@ impl Source {
         }
         Ok(m)
     }
+}
+
+/// "path/beam_tet_2k.mtx.gz" -> "beam_tet_2k": a matrix's name without
+/// folders and Matrix Market extensions, for titles and folder names.
+pub fn base_name(name: &str) -> &str {
+    let name = name.rsplit('/').next().unwrap_or(name);
+    name.trim_end_matches(".gz").trim_end_matches(".mtx")
 }
 
 #[cfg(test)]

@@ -52,11 +52,11 @@ pub fn serial_refinements(
     let count = |k: u32| -> usize { mesh.elements_at(k).iter().product() };
     match k {
         Some(k) if k > mesh.refinements => Err(PartitionError::Mesh(format!(
-            "--serial-refinements {k}: the mesh is refined {} times in all",
+            "request.serial_refinements {k}: the mesh is refined {} times in all",
             mesh.refinements
         ))),
         Some(k) if count(k) < ranks => Err(PartitionError::Mesh(format!(
-            "--serial-refinements {k}: {} elements for {ranks} ranks; every rank needs one",
+            "request.serial_refinements {k}: {} elements for {ranks} ranks; every rank needs one",
             count(k)
         ))),
         Some(k) => Ok(k),

@@ -166,10 +166,10 @@ pub enum PartitionError {
     #[error("METIS: {0}")]
     Metis(String),
     /// A mesh partition (`mfem`) that cannot be made.
-    #[error("--partition mfem: {0}")]
+    #[error("request.partition mfem: {0}")]
     Mesh(String),
     /// `mfem` asked of a matrix with no mesh.
-    #[error("--partition mfem partitions a mesh generator's elements (gen:beam:R, gen:elasticity3d:N); {0} has no mesh")]
+    #[error("request.partition mfem partitions a mesh generator's elements (gen:beam:R, gen:elasticity3d:N); {0} has no mesh")]
     NoMesh(String),
 }
 

@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::amg::diagnose::Warning;
 
 use crate::analysis::advice::Advice;
-use crate::analysis::{Analysis, LevelAnalysis, Totals};
+use crate::analysis::{Analysis, LevelAnalysis, Request, Run, Totals};
 use crate::comm::node_aware::Strategy;
 use crate::machine::Machine;
 use crate::model::Model;
@@ -52,17 +52,7 @@ pub struct Report<'a> {
 }
 
 /// Where the measured times come from, and what they lack.
-#[derive(Serialize)]
-pub struct MeasuredJson {
-    /// The file given.
-    pub file: String,
-    /// `raptor` or `amgcomm`.
-    pub format: &'static str,
-    /// Ranks, when the file states them.
-    pub ranks: Option<usize>,
-    /// Levels and operations not measured, levels beyond the hierarchy.
-    pub warnings: Vec<String>,
-}
+pub type MeasuredJson = crate::analysis::request::MeasuredOverlay;
 
 /// The input matrix.
 #[derive(Serialize)]
@@ -183,6 +173,32 @@ impl<'a> Report<'a> {
             measured: None,
             advice: None,
         }
+    }
+
+    /// The report of a request's run: its analysis in the run's and
+    /// the request's context, with the advice, warnings and measured
+    /// times; without timings.
+    pub fn of_run(run: &'a Run, request: &'a Request) -> Report<'a> {
+        let context = Context {
+            model: &request.options.model,
+            strategy: request.options.strategy,
+            matrix: MatrixJson {
+                name: run.name.clone(),
+                rows: run.info.rows,
+                cols: run.info.cols,
+                nnz: run.info.nnz,
+            },
+            machine: &request.machine,
+            fine: &run.fine,
+            coarse: run.coarse,
+            hierarchy: run.sizes.clone(),
+            source: run.source.clone(),
+        };
+        let mut r = Report::new(&run.analysis, context);
+        r.advice = run.advice.clone();
+        r.warnings = run.warnings.clone();
+        r.measured = run.measured.clone();
+        r
     }
 
     /// Pretty JSON with a final newline.

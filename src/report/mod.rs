@@ -19,6 +19,7 @@ pub mod compare;
 pub mod hierarchy;
 pub mod json;
 pub mod measure;
+pub mod run;
 pub mod spy;
 pub mod table;
 pub mod text;
@@ -26,12 +27,7 @@ pub mod text;
 use std::path::Path;
 use std::sync::Once;
 
-/// "path/beam_tet_2k.mtx.gz" -> "beam_tet_2k": a matrix's name without
-/// folders and Matrix Market extensions, for titles and folder names.
-pub fn base_name(name: &str) -> &str {
-    let name = name.rsplit('/').next().unwrap_or(name);
-    name.trim_end_matches(".gz").trim_end_matches(".mtx")
-}
+pub use crate::matrix::source::base_name;
 
 /// A chart or file that cannot be written.
 #[derive(Debug, thiserror::Error)]
@@ -50,6 +46,9 @@ pub enum ReportError {
         /// Why.
         reason: String,
     },
+    /// A patterns or DOT folder.
+    #[error(transparent)]
+    Patterns(#[from] crate::comm::io::PatternError),
 }
 
 /// Chart file formats, by extension.
@@ -120,23 +119,7 @@ where
     })
 }
 
-/// The files of a report folder besides the charts.
-const REPORT_FILES: [&str; 3] = ["report.json", "levels.csv", "compare.json"];
-/// The charts of a report folder, each as PNG and SVG.
-const CHARTS: [&str; 5] = ["spmv", "spgemm", "ptap", "messages", "compare"];
-
-/// Whether a report folder (`analyze --out`, `compare --out`) may hold a
-/// file of that name: the files amgcomm writes there. A folder holding
-/// anything else is not replaced ([`crate::output::check_folder`]).
-pub fn is_report_file(name: &str) -> bool {
-    if REPORT_FILES.contains(&name) {
-        return true;
-    }
-    let chart = name
-        .strip_suffix(".png")
-        .or_else(|| name.strip_suffix(".svg"));
-    chart.is_some_and(|c| CHARTS.contains(&c))
-}
+pub use crate::output::is_report_file;
 
 /// Writes the report folder `dir` whole ([`crate::output::write_folder`]):
 /// `levels.csv`; the `spmv`, `spgemm`, `ptap` and `messages` charts, each as
@@ -216,15 +199,7 @@ pub fn pretty_json<T: serde::Serialize + ?Sized>(v: &T) -> String {
 
 /// 1234567 -> "1,234,567".
 pub fn group(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (k, ch) in s.chars().enumerate() {
-        if k > 0 && (s.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
+    crate::group(n)
 }
 
 /// 1536 -> "1.5 KB" (decimal units, as network rates are quoted).

@@ -1,38 +1,40 @@
-//! `analyze --timings`: the wall time of each stage.
+//! The wall time of each stage of a run (`analyze --timings`).
 
 use std::collections::BTreeMap;
 use std::time::Instant;
 
 use crate::amg::Hierarchy;
 
-/// Wall time of each stage, in order.
-pub(crate) struct Stages(Vec<(&'static str, f64)>, Instant);
+/// Wall time of each stage, in order, and when the current one began.
+#[derive(Clone, Debug)]
+pub struct Stages(Vec<(&'static str, f64)>, Instant);
 
 impl Stages {
     /// The first stage starts now.
-    pub(crate) fn start() -> Stages {
+    pub fn start() -> Stages {
         Stages(Vec::new(), Instant::now())
     }
 
     /// Close the current stage under `name` and start the next.
-    pub(crate) fn lap(&mut self, name: &'static str) {
+    pub fn lap(&mut self, name: &'static str) {
         self.0.push((name, self.1.elapsed().as_secs_f64()));
         self.1 = Instant::now();
     }
 
     /// A stage timed elsewhere; the next starts now.
-    pub(crate) fn record(&mut self, name: &'static str, seconds: f64) {
+    pub fn record(&mut self, name: &'static str, seconds: f64) {
         self.0.push((name, seconds));
         self.1 = Instant::now();
     }
 
-    pub(crate) fn seconds(&self, name: &str) -> f64 {
+    /// Seconds of the stages named `name`.
+    pub fn seconds(&self, name: &str) -> f64 {
         self.0.iter().filter(|s| s.0 == name).map(|s| s.1).sum()
     }
 
     /// The stages (and a built hierarchy's setup steps) for the JSON, and
-    /// one line of them on stderr.
-    pub(crate) fn report(&self, built: Option<&Hierarchy>) -> BTreeMap<String, f64> {
+    /// one line of them for the terminal.
+    pub fn report(&self, built: Option<&Hierarchy>) -> (BTreeMap<String, f64>, String) {
         let mut t: BTreeMap<String, f64> =
             self.0.iter().map(|(k, v)| (k.to_string(), *v)).collect();
         let steps = built.map(|h| h.setup_times.steps());
@@ -52,7 +54,9 @@ impl Stages {
             t.insert(format!("hierarchy.{k}"), v);
         }
         let total: f64 = self.0.iter().map(|s| s.1).sum::<f64>() + self.1.elapsed().as_secs_f64();
-        eprintln!("timings: {} (total {total:.2} s)", line.join(", "));
-        t
+        (
+            t,
+            format!("timings: {} (total {total:.2} s)", line.join(", ")),
+        )
     }
 }
