@@ -323,12 +323,8 @@ pub fn analyze(
             hierarchy: h.levels.len(),
         });
     }
-    let places = m.places();
-    let mut seconds = StageSeconds::default();
-    let mut levels = Vec::with_capacity(h.levels.len());
-    for (l, level) in h.levels.iter().enumerate() {
-        let part = &layout.levels[l];
-        let clock = Instant::now();
+    charge_levels(h.levels.len(), m, o, |l, places| {
+        let (level, part) = (&h.levels[l], &layout.levels[l]);
         // Each operation's exchange: one pattern with its summary, or a
         // strategy's steps.
         let mut exchanges: Vec<(Op, Exchanged)> = Vec::new();
@@ -340,26 +336,46 @@ pub fn analyze(
             }
         } else {
             let steps = |p| node_aware::steps(&level.a, p, part, m, o.strategy);
-            exchanges.push((Op::Spmv, Exchanged::steps(Op::Spmv, steps(None), &places)));
+            exchanges.push((Op::Spmv, Exchanged::steps(Op::Spmv, steps(None), places)));
             if let Some(p) = &level.p {
-                let spgemm = Exchanged::steps(Op::Spgemm, steps(Some(p)), &places);
+                let spgemm = Exchanged::steps(Op::Spgemm, steps(Some(p)), places);
                 exchanges.push((Op::Spgemm, spgemm));
             }
         }
         if let (true, Some(p)) = (o.ptap, &level.p) {
             let pat = comm::ptap(&level.a, p, part, &layout.levels[l + 1], m);
-            let summary = comm::summarize_on(&pat, &places);
+            let summary = comm::summarize_on(&pat, places);
             exchanges.push((Op::Ptap, Exchanged::One((pat, summary))));
         }
+        let size = (level.a.rows(), level.a.nnz(), part.active_ranks());
+        (size, exchanges)
+    })
+}
+
+/// Every level's exchanges from `extract(level, places)` (the level's
+/// rows, nonzeros and active ranks, and its operations' messages), timed
+/// and charged: the one loop of [`analyze`] and [`analyze_extracted`].
+fn charge_levels(
+    count: usize,
+    m: &Machine,
+    o: &Options,
+    mut extract: impl FnMut(usize, &Places) -> ((usize, usize, usize), Vec<(Op, Exchanged)>),
+) -> Result<Analysis, AnalysisError> {
+    let places = m.places();
+    let mut seconds = StageSeconds::default();
+    let mut levels = Vec::with_capacity(count);
+    for l in 0..count {
+        let clock = Instant::now();
+        let ((rows, nnz, active_processes), exchanges) = extract(l, &places);
         seconds.extraction += clock.elapsed().as_secs_f64();
         let clock = Instant::now();
         let ops = charge_level(l, exchanges, m, &places, o)?;
         seconds.model += clock.elapsed().as_secs_f64();
         levels.push(LevelAnalysis {
             level: l,
-            rows: level.a.rows(),
-            nnz: level.a.nnz(),
-            active_processes: part.active_ranks(),
+            rows,
+            nnz,
+            active_processes,
             ops,
         });
     }
@@ -402,13 +418,12 @@ pub fn analyze_extracted(
         Strategy::Standard,
         "node-aware steps need the matrices"
     );
-    let places = m.places();
-    let mut seconds = StageSeconds::default();
-    let mut levels = Vec::with_capacity(extracted.len());
-    for (l, e) in extracted.into_iter().enumerate() {
-        let clock = Instant::now();
+    let count = extracted.len();
+    let mut levels = extracted.into_iter();
+    charge_levels(count, m, o, |_, places| {
+        let e = levels.next().expect("one per level");
         let ptap = e.ptap.filter(|_| o.ptap);
-        let exchanges: Vec<(Op, Exchanged)> = [
+        let exchanges = [
             (Op::Spmv, Some(e.spmv)),
             (Op::Spgemm, e.spgemm),
             (Op::Ptap, ptap),
@@ -417,26 +432,11 @@ pub fn analyze_extracted(
         .filter_map(|(op, pat)| {
             let pat = pat?;
             debug_assert!(pat.messages.is_sorted_by_key(|m| (m.from, m.to)));
-            let summary = comm::summarize_on(&pat, &places);
+            let summary = comm::summarize_on(&pat, places);
             Some((op, Exchanged::One((pat, summary))))
         })
         .collect();
-        seconds.extraction += clock.elapsed().as_secs_f64();
-        let clock = Instant::now();
-        let ops = charge_level(l, exchanges, m, &places, o)?;
-        seconds.model += clock.elapsed().as_secs_f64();
-        levels.push(LevelAnalysis {
-            level: l,
-            rows: e.rows,
-            nnz: e.nnz,
-            active_processes: e.active_processes,
-            ops,
-        });
-    }
-    Ok(Analysis {
-        levels,
-        seconds,
-        strategy: o.strategy,
+        ((e.rows, e.nnz, e.active_processes), exchanges)
     })
 }
 
