@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::args::{AmgArgs, InputArgs, MachineArgs, PartitionArgs};
+use super::amg_args::AmgArgs;
+use super::args::{MachineArgs, PartitionArgs};
+use super::input_args::InputArgs;
 use super::{emit, Error, Progress};
 use crate::analysis::{Options, Outputs, Request};
 use crate::comm::node_aware::Strategy;

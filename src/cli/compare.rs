@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::args::{AmgArgs, MachineArgs, MatrixArgs};
+use super::amg_args::AmgArgs;
+use super::args::MachineArgs;
+use super::input_args::MatrixArgs;
 use super::{emit, Error, Progress};
 use crate::analysis::{parse_variants, Input, Request};
 use crate::model::{terms, Model};

@@ -5,7 +5,8 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::args::{AmgArgs, MatrixArgs};
+use super::amg_args::AmgArgs;
+use super::input_args::MatrixArgs;
 use super::{emit, warn, write_file, Error, Progress};
 use crate::amg::{self, levels_io};
 use crate::analysis::request::{build, check_generator, check_loaded};

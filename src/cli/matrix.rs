@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use super::args::MatrixArgs;
+use super::input_args::MatrixArgs;
 use super::{emit, Error};
 use crate::matrix::gen::{Kind, Problem, ProblemError};
 use crate::matrix::source::Source;

@@ -4,33 +4,29 @@
 //! one place, `Error::exit_status`: 2 for how amgcomm was asked, 1 for the
 //! input and failures at run time.
 
+mod amg_args;
 mod analyze;
 #[cfg(feature = "mpi")]
 mod analyze_mpi;
 mod args;
+mod calibrate;
 mod compare;
+mod error;
 mod hierarchy;
+mod input_args;
 mod machine;
 mod matrix;
-mod measure;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod partition;
-
-use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+mod process;
+mod replay;
 
 use clap::{Parser, Subcommand};
 
-use crate::amg::levels_io::LevelsError;
-use crate::analysis::{AnalysisError, CompareError, VariantError};
-use crate::comm::io::PatternError;
-use crate::machine::MachineError;
-use crate::matrix::source::LoadError;
-use crate::model::reproduce::ReproduceError;
-use crate::model::ModelError;
-use crate::partition::PartitionError;
-use crate::report::ReportError;
+pub(crate) use error::Error;
+pub(crate) use process::{emit, say, set_quiet, warn, write_file, Progress};
+use process::{install_interrupt_handler, install_panic_hook, launcher_rank, launcher_size, quiet};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -71,150 +67,11 @@ enum Command {
     /// Measure this machine's parameters with MPI (under mpirun, at least
     /// 2 ranks) and write a machine file for --machine; needs the mpi
     /// feature.
-    Calibrate(measure::CalibrateArgs),
+    Calibrate(calibrate::CalibrateArgs),
     /// Replay the patterns analyze --save-patterns saved, with MPI (under
     /// mpirun, one rank per saved rank), and write measured times for
     /// --measured; needs the mpi feature.
-    Replay(measure::ReplayArgs),
-}
-
-/// Why a command failed.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum Error {
-    /// How amgcomm was asked: a flag value out of range, an impossible
-    /// combination, an output that cannot be written.
-    #[error("{0}")]
-    Usage(String),
-    /// The machine asked for.
-    #[error(transparent)]
-    Machine(#[from] MachineError),
-    /// The model asked for.
-    #[error(transparent)]
-    Model(#[from] ModelError),
-    /// The variants asked for.
-    #[error(transparent)]
-    Variant(#[from] VariantError),
-    /// The input matrix.
-    #[error(transparent)]
-    Load(#[from] LoadError),
-    /// A request of the library (analyze, compare, hierarchy).
-    #[error(transparent)]
-    Request(#[from] crate::analysis::RequestError),
-    /// A levels folder.
-    #[error(transparent)]
-    Levels(#[from] LevelsError),
-    /// A partition.
-    #[error(transparent)]
-    Partition(#[from] PartitionError),
-    /// The analysis.
-    #[error(transparent)]
-    Analysis(#[from] AnalysisError),
-    /// A compare variant.
-    #[error(transparent)]
-    Compare(#[from] CompareError),
-    /// A chart.
-    #[error(transparent)]
-    Report(#[from] ReportError),
-    /// The models' shipped parameters.
-    #[error(transparent)]
-    Reproduce(#[from] ReproduceError),
-    /// A patterns file.
-    #[error(transparent)]
-    Patterns(#[from] PatternError),
-    /// An output that would overwrite an input, or cannot be written.
-    #[error(transparent)]
-    Output(#[from] crate::output::Refused),
-    /// A request (generator size, ranks) beyond this computer's memory.
-    #[error(transparent)]
-    Memory(#[from] crate::memory::TooLarge),
-    /// Measurements that do not make a machine.
-    #[error("calibrate: {0}")]
-    Calibrate(#[from] crate::measure::calibrate::FitError),
-    /// Saved patterns that cannot be replayed.
-    #[error(transparent)]
-    Replay(#[from] crate::measure::replay::ReplayError),
-    /// A failure every rank of an MPI run agreed on (the first failing
-    /// rank's message and status).
-    #[cfg(feature = "mpi")]
-    #[error("{message}")]
-    Agreed {
-        /// The message, naming the rank when it is not rank 0.
-        message: String,
-        /// Its exit status.
-        status: i32,
-    },
-    /// An output file.
-    #[error("cannot write {path}: {}", crate::output::reason(.source))]
-    Write {
-        /// The file.
-        path: String,
-        /// Why.
-        source: io::Error,
-    },
-}
-
-impl Error {
-    /// 2 for how amgcomm was asked (as clap's flag errors), 1 for the
-    /// input and failures at run time.
-    pub(crate) fn exit_status(&self) -> i32 {
-        use crate::matrix::source::LoadError;
-        match self {
-            Error::Request(e) if e.is_usage() => 2,
-            Error::Usage(_)
-            | Error::Machine(_)
-            | Error::Model(_)
-            | Error::Variant(_)
-            | Error::Output(_)
-            | Error::Memory(_)
-            | Error::Load(LoadError::Spec { .. })
-            | Error::Calibrate(crate::measure::calibrate::FitError::TooFewSizes(_)) => 2,
-            #[cfg(feature = "mpi")]
-            Error::Agreed { status, .. } => *status,
-            _ => 1,
-        }
-    }
-
-    /// Writing `path` failed.
-    pub(crate) fn write(path: &std::path::Path) -> impl Fn(io::Error) -> Error + '_ {
-        move |source| Error::Write {
-            path: path.display().to_string(),
-            source,
-        }
-    }
-}
-
-/// Set on the ranks of an MPI run but the first: they print no error or
-/// warning (rank 0 prints what all agreed on).
-static QUIET: AtomicBool = AtomicBool::new(false);
-
-/// Silences this process's errors and warnings (an MPI rank but 0).
-pub(crate) fn set_quiet(quiet: bool) {
-    QUIET.store(quiet, Ordering::Relaxed);
-}
-
-fn quiet() -> bool {
-    QUIET.load(Ordering::Relaxed)
-}
-
-/// The rank an MPI launcher gave this process, from its environment
-/// (Open MPI, PMIx, MPICH's PMI, Slurm), before MPI starts.
-fn launcher_rank() -> Option<u64> {
-    [
-        "OMPI_COMM_WORLD_RANK",
-        "PMIX_RANK",
-        "PMI_RANK",
-        "SLURM_PROCID",
-    ]
-    .iter()
-    .find_map(|v| std::env::var(v).ok()?.parse().ok())
-}
-
-/// The processes an MPI launcher started, from its environment (Open
-/// MPI, MPICH's PMI), if it says.
-fn launcher_size() -> Option<u64> {
-    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE"]
-        .iter()
-        .find_map(|v| std::env::var(v).ok()?.parse().ok())
+    Replay(replay::ReplayArgs),
 }
 
 /// A command that runs as one process, started as one of several by an
@@ -268,8 +125,8 @@ pub fn run() -> i32 {
         Command::Compare(args) => compare::run(&args),
         Command::Machine(c) => machine::machine(c),
         Command::Models(c) => machine::models(c),
-        Command::Calibrate(args) => measure::calibrate(&args),
-        Command::Replay(args) => measure::replay(&args),
+        Command::Calibrate(args) => calibrate::calibrate(&args),
+        Command::Replay(args) => replay::replay(&args),
     };
     match result {
         Ok(()) => 0,
@@ -314,136 +171,4 @@ fn flag_error(e: clap::Error) -> i32 {
         std::thread::sleep(std::time::Duration::from_millis(500));
     }
     2
-}
-
-/// Ctrl-C (and SIGTERM, SIGHUP): remove every temporary file and folder,
-/// so outputs keep their previous content ([`crate::output::clean_up`]);
-/// exit 130 as shells expect of SIGINT.
-fn install_interrupt_handler() {
-    let _ = ctrlc::set_handler(|| {
-        crate::output::clean_up();
-        // mpirun ends the other ranks with SIGTERM when one fails: rank 0
-        // has said why.
-        if !quiet() {
-            say(format_args!(
-                "amgcomm: interrupted; unfinished outputs removed, earlier content kept"
-            ));
-        }
-        std::process::exit(130);
-    });
-}
-
-/// The library names a request's fields (`request.partition`); the
-/// command line says the flag that sets each. Longer names first.
-const FLAGS: [(&str, &str); 15] = [
-    ("request.outputs.patterns", "--save-patterns"),
-    ("request.outputs.folder", "--out"),
-    ("request.outputs.json", "--json"),
-    ("request.outputs.dot", "--dot"),
-    ("request.amg.num_functions", "--num-functions"),
-    ("request.serial_refinements", "--serial-refinements"),
-    ("request.partition", "--partition"),
-    ("request.variants", "--variants"),
-    ("request.measured", "--measured"),
-    ("request.machine", "--machine"),
-    ("request.permute", "--permute"),
-    ("request.levels", "--levels-from"),
-    ("request.nodes", "--nodes"),
-    ("request.ppn", "--ppn"),
-    ("request.input", "INPUT"),
-];
-
-/// `text` with the library's field names as flags ([`FLAGS`]).
-fn flags(text: &str) -> String {
-    FLAGS
-        .iter()
-        .fold(text.to_string(), |t, (field, flag)| t.replace(field, flag))
-}
-
-/// One line on stderr in one write: under `mpirun`, whose output
-/// forwarding interleaves what arrives in pieces, it stays whole. Fields
-/// of library requests are named by their flags.
-pub(crate) fn say(line: std::fmt::Arguments) {
-    let text = format!("{}\n", flags(&line.to_string()));
-    let _ = io::stderr().write_all(text.as_bytes());
-}
-
-/// A warning on stderr: one line, after `amgcomm: warning: `.
-pub(crate) fn warn(w: impl std::fmt::Display) {
-    if !quiet() {
-        say(format_args!("amgcomm: warning: {w}"));
-    }
-}
-
-fn install_panic_hook() {
-    std::panic::set_hook(Box::new(|info| {
-        let msg = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".into());
-        let place = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        eprintln!("amgcomm: internal error{place}: {msg} (please report this)");
-    }));
-}
-
-/// Write to stdout; a closed pipe (`amgcomm info ... | head`) is not an error.
-pub(crate) fn emit(text: &str) -> Result<(), Error> {
-    match io::stdout().lock().write_all(text.as_bytes()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(Error::Write {
-            path: "stdout".into(),
-            source: e,
-        }),
-        _ => Ok(()),
-    }
-}
-
-/// Write `content` to `path` atomically.
-pub(crate) fn write_file(path: &std::path::Path, content: &str) -> Result<(), Error> {
-    crate::output::write_atomically(path, |tmp| std::fs::write(tmp, content))
-        .map_err(Error::write(path))
-}
-
-/// A spinner on stderr with the current step; silent when stderr is not a
-/// terminal (indicatif's default).
-pub(crate) struct Progress(indicatif::ProgressBar);
-
-impl Progress {
-    pub(crate) fn new() -> Progress {
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.enable_steady_tick(std::time::Duration::from_millis(120));
-        Progress(bar)
-    }
-
-    /// One that never draws (an MPI rank but 0).
-    #[cfg(feature = "mpi")]
-    pub(crate) fn hidden() -> Progress {
-        Progress(indicatif::ProgressBar::hidden())
-    }
-
-    pub(crate) fn say(&self, msg: String) {
-        self.0.set_message(msg);
-    }
-
-    /// A library run's step (on the spinner) or warning (a line).
-    pub(crate) fn event(&self, e: crate::analysis::request::Event) {
-        use crate::analysis::request::Event;
-        match e {
-            Event::Step(s) => self.say(s),
-            Event::Warning(w) => self.suspend(|| warn(w)),
-        }
-    }
-
-    /// Runs `f` (a warning) with the spinner hidden.
-    pub(crate) fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
-        self.0.suspend(f)
-    }
-
-    pub(crate) fn done(&self) {
-        self.0.finish_and_clear();
-    }
 }

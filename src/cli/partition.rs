@@ -1,14 +1,12 @@
 //! `amgcomm partition`: write a partition file (one owner rank a line) of a
 //! matrix's rows, for `analyze --partition FILE` or other tools.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
 
-use super::args::MatrixArgs;
+use super::input_args::MatrixArgs;
 use super::{emit, Error};
-use crate::machine::Machine;
 use crate::partition::methods::{self, Method, MethodOptions, Objective};
 
 #[derive(Args, Debug)]
@@ -50,12 +48,6 @@ pub(crate) fn run(args: &PartitionArgs) -> Result<(), Error> {
     if args.method == Method::MetisNodes && args.ppn.is_none() {
         return usage("--method metis-nodes needs --ppn (ranks per node)".into());
     }
-    let m = Machine {
-        nodes: args.parts / ppn,
-        ppn,
-        sockets_per_node: 1,
-        ..Machine::bluewaters()
-    };
     let source = args.matrix.source()?;
     // MFEM's partition works on the mesh: a mesh generator's, not permuted.
     let mesh = if args.method == Method::Mfem {
@@ -97,31 +89,18 @@ pub(crate) fn run(args: &PartitionArgs) -> Result<(), Error> {
         // also renumbers the rows rank by rank).
         Some(mesh) => {
             let p = crate::partition::mfem::partition(mesh, args.parts, None)?;
-            let owner = (p.node_owner.iter())
-                .flat_map(|&o| std::iter::repeat_n(o, mesh.block))
-                .collect();
-            crate::partition::Partition {
-                owner,
-                ranks: args.parts,
-            }
+            p.row_owners(mesh.block, args.parts)
         }
-        None => methods::partition(&mat.csr, &m, args.method, &o)?,
+        None => methods::into_parts(&mat.csr, args.parts, ppn, args.method, &o)?,
     };
     let seconds = start.elapsed().as_secs_f64();
     let method = args.method.name();
-    crate::output::write_atomically(&args.output, |tmp| {
-        let mut out = std::io::BufWriter::new(std::fs::File::create(tmp)?);
-        writeln!(
-            out,
-            "% {method} of {} into {} parts, written by amgcomm",
-            mat.name, args.parts
-        )?;
-        for o in &p.owner {
-            writeln!(out, "{o}")?;
-        }
-        out.flush()
-    })
-    .map_err(Error::write(&args.output))?;
+    let comment = format!(
+        "{method} of {} into {} parts, written by amgcomm",
+        mat.name, args.parts
+    );
+    crate::partition::file::write(&args.output, &p, &comment)
+        .map_err(Error::write(&args.output))?;
     emit(&format!(
         "wrote {}: {} rows into {} parts ({method}, {seconds:.2} s)\n",
         args.output.display(),

@@ -182,6 +182,9 @@ pub enum MachineError {
         /// The JSON parser's message (field, line and column).
         reason: String,
     },
+    /// The allocation asked of the machine cannot be.
+    #[error("{0}")]
+    Allocation(String),
     /// The description is inconsistent.
     #[error("{context}: {problem}")]
     Invalid {
@@ -276,6 +279,35 @@ impl Machine {
             )));
         }
         Ok(())
+    }
+
+    /// This machine with the allocation's `nodes`, ranks per node `ppn`
+    /// and `placement` (each `None` keeps the machine's), checked.
+    pub fn allocated(
+        mut self,
+        nodes: Option<usize>,
+        ppn: Option<usize>,
+        placement: Option<Placement>,
+    ) -> Result<Machine, MachineError> {
+        for (field, v) in [("request.nodes", nodes), ("request.ppn", ppn)] {
+            if v == Some(0) {
+                let why = format!("{field} must be at least 1, got 0");
+                return Err(MachineError::Allocation(why));
+            }
+        }
+        self.nodes = nodes.unwrap_or(self.nodes);
+        self.ppn = ppn.unwrap_or(self.ppn);
+        self.placement = placement.unwrap_or(self.placement);
+        if let Some(ppn) = ppn.filter(|p| !p.is_multiple_of(self.sockets_per_node)) {
+            return Err(MachineError::Allocation(format!(
+                "request.ppn {ppn}: not divisible by the {} sockets per node of {}",
+                self.sockets_per_node, self.name
+            )));
+        }
+        let context = format!("machine {}", self.name);
+        self.validate()
+            .map_err(|problem| MachineError::Invalid { context, problem })?;
+        Ok(self)
     }
 
     /// `P = nodes * ppn`.

@@ -233,6 +233,25 @@ impl Graph {
     }
 }
 
+/// `a`'s rows into `parts` parts by `method`, for a partition file: the
+/// parts are ranks of `ppn` per node (`metis-nodes` keeps each node's
+/// `ppn` parts together), on `parts / ppn` nodes of one socket.
+pub fn into_parts(
+    a: &Csr,
+    parts: usize,
+    ppn: usize,
+    method: Method,
+    o: &MethodOptions,
+) -> Result<Partition, PartitionError> {
+    let m = Machine {
+        nodes: parts / ppn.max(1),
+        ppn,
+        sockets_per_node: 1,
+        ..Machine::bluewaters()
+    };
+    partition(a, &m, method, o)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -41,6 +41,17 @@ pub struct MeshPartition {
     pub starts: Vec<usize>,
 }
 
+impl MeshPartition {
+    /// Each row's owner in the generator's row order (`block` unknowns
+    /// per mesh node), for a partition file.
+    pub fn row_owners(&self, block: usize, ranks: usize) -> super::Partition {
+        let owner = (self.node_owner.iter())
+            .flat_map(|&o| std::iter::repeat_n(o, block))
+            .collect();
+        super::Partition { owner, ranks }
+    }
+}
+
 /// The serial refinements: `k` when given (at most the mesh's, and giving
 /// at least one element per rank), else the fewest that give every rank
 /// an element.

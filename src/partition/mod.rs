@@ -9,6 +9,7 @@
 //! fine C point, as hypre and RAPtor do) or `rebalance` (contiguous
 //! balanced again). [`Layout`] holds the partition of every level.
 
+pub mod file;
 pub mod methods;
 pub mod mfem;
 
@@ -20,7 +21,7 @@ pub(crate) fn metis_lock() -> std::sync::MutexGuard<'static, ()> {
     METIS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::Serialize;
 
@@ -225,53 +226,6 @@ impl Partition {
             owner.extend(std::iter::repeat_n(r as u32, w[1] - w[0]));
         }
         Partition { owner, ranks }
-    }
-
-    /// Read a partition file for `n` rows and `ranks` ranks.
-    pub fn read(path: &Path, n: usize, ranks: usize) -> Result<Partition, PartitionError> {
-        let name = path.display().to_string();
-        // One rank number a line, and some comments.
-        let limit = (n as u64).saturating_mul(32).saturating_add(64 << 20);
-        let text = crate::memory::read_text(path, limit).map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => PartitionError::NotFound { path: name.clone() },
-            _ => PartitionError::Io {
-                path: name.clone(),
-                source: e,
-            },
-        })?;
-        let line = |k: usize, problem: String| PartitionError::Line {
-            path: name.clone(),
-            line: k + 1,
-            problem,
-        };
-        let mut owner = Vec::with_capacity(n);
-        for (k, text) in text.lines().enumerate() {
-            let t = text.trim();
-            if t.is_empty() || t.starts_with('%') || t.starts_with('#') {
-                continue;
-            }
-            let r: u64 = t
-                .parse()
-                .map_err(|_| line(k, format!("'{t}' is not a rank number")))?;
-            if r >= ranks as u64 {
-                return Err(line(
-                    k,
-                    format!(
-                        "owner {r} is out of range: the machine has {ranks} ranks (0..{})",
-                        ranks - 1
-                    ),
-                ));
-            }
-            owner.push(r as u32);
-        }
-        if owner.len() != n {
-            return Err(PartitionError::Count {
-                path: name,
-                found: owner.len(),
-                rows: n,
-            });
-        }
-        Ok(Partition { owner, ranks })
     }
 }
 

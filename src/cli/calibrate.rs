@@ -1,4 +1,4 @@
-//! `amgcomm calibrate` and `amgcomm replay`: the measured side, under
+//! `amgcomm calibrate`: the machine's parameters measured under
 //! `mpirun` (feature `mpi`). Every rank parses the same flags and runs
 //! the same steps; a failure anywhere is agreed on by all ranks
 //! ([`crate::measure::mpi::Session::agree`]) and printed by rank 0 alone.
@@ -8,7 +8,6 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::Error;
-use crate::comm::Op;
 
 /// `amgcomm calibrate`'s flags.
 #[derive(Args, Debug)]
@@ -49,27 +48,6 @@ pub(crate) struct CalibrateArgs {
     max_bytes: u64,
 }
 
-/// `amgcomm replay`'s flags.
-#[derive(Args, Debug)]
-pub(crate) struct ReplayArgs {
-    /// A folder `amgcomm analyze --save-patterns DIR` wrote.
-    #[arg(value_name = "PATTERNS_DIR")]
-    patterns: PathBuf,
-    /// Timed iterations of every level's operation.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-    iterations: u64,
-    /// Untimed iterations before them.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
-    warmup: u64,
-    /// The measured JSON to write (what analyze --measured reads).
-    #[arg(long, value_name = "FILE")]
-    out: PathBuf,
-    /// Operations to replay, joined by ','; ptap when its patterns were
-    /// saved (analyze saves them).
-    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Op::Spmv, Op::Spgemm])]
-    ops: Vec<Op>,
-}
-
 /// The CSV beside a machine file: `m.json` -> `m.measurements.csv`.
 #[cfg(feature = "mpi")]
 fn csv_path(out: &std::path::Path) -> PathBuf {
@@ -77,7 +55,7 @@ fn csv_path(out: &std::path::Path) -> PathBuf {
 }
 
 #[cfg(not(feature = "mpi"))]
-const NO_MPI: &str = "needs MPI: build amgcomm with the mpi feature (apt-get install openmpi-bin libopenmpi-dev libclang-dev; cargo build --release --features mpi) and run it under mpirun";
+pub(crate) const NO_MPI: &str = "needs MPI: build amgcomm with the mpi feature (apt-get install openmpi-bin libopenmpi-dev libclang-dev; cargo build --release --features mpi) and run it under mpirun";
 
 /// `amgcomm calibrate`.
 #[cfg(not(feature = "mpi"))]
@@ -85,23 +63,16 @@ pub(crate) fn calibrate(_: &CalibrateArgs) -> Result<(), Error> {
     Err(Error::Usage(format!("calibrate {NO_MPI}")))
 }
 
-/// `amgcomm replay`.
-#[cfg(not(feature = "mpi"))]
-pub(crate) fn replay(_: &ReplayArgs) -> Result<(), Error> {
-    Err(Error::Usage(format!("replay {NO_MPI}")))
-}
-
 #[cfg(feature = "mpi")]
-pub(crate) use with_mpi::{calibrate, replay};
+pub(crate) use with_mpi::calibrate;
 
 #[cfg(feature = "mpi")]
 mod with_mpi {
     use super::*;
 
-    use super::super::mpi::{agree, failed, open};
+    use super::super::mpi::{agree, open};
     use crate::measure::calibrate::{self as cal, Schedule, Setup};
     use crate::measure::mpi::{self, Session};
-    use crate::measure::replay::{self as rep, RankPart, Run};
     use crate::output::Plan;
     use crate::report::{measure as text, pretty_json};
 
@@ -217,90 +188,5 @@ mod with_mpi {
             ))
         };
         agree(&s, written())
-    }
-
-    /// `amgcomm replay`.
-    pub(crate) fn replay(a: &ReplayArgs) -> Result<(), Error> {
-        let s = open()?;
-        let dir = &a.patterns;
-        let headers = || -> Result<Vec<crate::comm::io::PatternIndex>, Error> {
-            if s.rank == 0 {
-                let mut plan = Plan::new();
-                plan.input(dir);
-                plan.file("--out", &a.out)?;
-            }
-            let files = rep::pattern_files(dir, &a.ops).map_err(replay_error)?;
-            rep::check_ranks(dir, &files, s.size).map_err(|e| Error::Usage(e.to_string()))?;
-            Ok(files)
-        };
-        let files = agree(&s, headers())?;
-        let parts = files
-            .iter()
-            .map(|f| RankPart::read(f, s.rank as u32))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(replay_error);
-        let parts = agree(&s, parts)?;
-        let t = agree(&s, mpi::topology(&s, None).map_err(Error::Usage))?;
-        let first = &files[0];
-        if s.rank == 0 && t.real_nodes != first.layout.nodes {
-            super::super::warn(format!(
-                "the patterns were saved for {} nodes x {}, this run has {} real node(s): messages the model calls network travel {}",
-                first.layout.nodes,
-                first.layout.ppn,
-                t.real_nodes,
-                if t.real_nodes == 1 { "through shared memory" } else { "between other nodes than modeled" }
-            ));
-        }
-        let replayed = mpi::replay::replay(
-            &s,
-            &files,
-            &parts,
-            a.iterations as usize,
-            a.warmup as usize,
-            |r| {
-                super::super::say(format_args!(
-                    "amgcomm: level {} {}: {} ({} messages)",
-                    r.level,
-                    r.op.name(),
-                    text::time3(crate::measure::fit::median(&r.seconds)),
-                    r.messages
-                ))
-            },
-        )
-        .map_err(|f| failed(&s, f))?;
-        let written = || -> Result<(), Error> {
-            if s.rank != 0 {
-                return Ok(());
-            }
-            let strategy = files
-                .iter()
-                .find(|f| f.op != Op::Ptap)
-                .unwrap_or(first)
-                .strategy
-                .name();
-            let run = Run {
-                machine: first.layout.machine.clone(),
-                ranks: s.size,
-                nodes: first.layout.nodes,
-                ppn: first.layout.ppn,
-                real_nodes: t.real_nodes,
-                mpi_library: Session::library_version(),
-                strategy,
-                iterations: a.iterations,
-                warmup: a.warmup,
-            };
-            let f = rep::measured_file(&run, &replayed);
-            super::super::write_file(&a.out, &pretty_json(&f))?;
-            super::super::emit(&format!(
-                "{}measured times in {}\n",
-                text::replayed(&f),
-                a.out.display()
-            ))
-        };
-        agree(&s, written())
-    }
-
-    fn replay_error(e: rep::ReplayError) -> Error {
-        Error::Replay(e)
     }
 }
