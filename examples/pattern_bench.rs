@@ -8,7 +8,7 @@
 //! patterns`.
 use std::time::Instant;
 
-use amgcomm::comm::io;
+use amgcomm::comm::pattern_file;
 use amgcomm::measure::replay::RankPart;
 
 fn main() {
@@ -22,7 +22,7 @@ fn main() {
     let (mut messages, mut bytes) = (0usize, 0u64);
     let t = Instant::now();
     for f in &files {
-        let p = io::read(f).unwrap_or_else(|e| panic!("{e}"));
+        let p = pattern_file::read(f).unwrap_or_else(|e| panic!("{e}"));
         messages += p.steps.iter().map(|(_, s)| s.messages.len()).sum::<usize>();
         bytes += std::fs::metadata(f).map_or(0, |m| m.len());
     }
@@ -33,9 +33,9 @@ fn main() {
         t.elapsed().as_secs_f64()
     );
     // A replaying rank: the headers, then its own records of every file.
-    let index: Vec<io::PatternIndex> = files
+    let index: Vec<pattern_file::PatternIndex> = files
         .iter()
-        .map(|f| io::open(f).unwrap_or_else(|e| panic!("{e}")))
+        .map(|f| pattern_file::open(f).unwrap_or_else(|e| panic!("{e}")))
         .collect();
     let ranks = index[0].ranks();
     let sample: Vec<u32> = (0..64).map(|k| (k * ranks / 64) as u32).collect();

@@ -17,7 +17,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use amgcomm::comm::io;
+use amgcomm::comm::pattern_file;
 use amgcomm::machine::Machine;
 
 const BIN: &str = env!("CARGO_BIN_EXE_amgcomm");
@@ -235,7 +235,7 @@ fn pattern_traffic(dir: &Path) -> BTreeMap<(u32, u32), (u64, u64)> {
         if name.ends_with("_ptap.amgpat") {
             continue;
         }
-        for (_, p) in io::read(&path).unwrap().steps {
+        for (_, p) in pattern_file::read(&path).unwrap().steps {
             for m in p.messages {
                 let x = t.entry((m.from, m.to)).or_insert((0, 0));
                 x.0 += m.bytes;

@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-use amgcomm::comm::io;
 use amgcomm::comm::node_aware::Strategy;
+use amgcomm::comm::pattern_file;
 use amgcomm::comm::Op;
 use amgcomm::machine::{Machine, Placement};
 
@@ -82,7 +82,7 @@ fn saved_patterns_read_back_as_the_report_counted_them() {
                 let Some(want) = level["ops"].get(op.name()) else {
                     continue;
                 };
-                let s = io::read(&pats.join(io::file_name(l, op))).unwrap();
+                let s = pattern_file::read(&pats.join(pattern_file::file_name(l, op))).unwrap();
                 assert_eq!((s.level, s.op), (l, op));
                 // Ptap is a standard exchange under every strategy.
                 let saved = if op == Op::Ptap { "standard" } else { strategy };

@@ -27,8 +27,8 @@ pub use request::{Input, Outputs, Request, RequestError, Run};
 pub use stages::Stages;
 
 use crate::amg::Hierarchy;
-use crate::comm::io::PatternError;
 use crate::comm::node_aware::{self, Strategy};
+use crate::comm::pattern_file::PatternError;
 use crate::comm::{self, Op, Pattern, Summary};
 use crate::machine::{Machine, Places};
 use crate::measured::MeasuredOp;
@@ -138,13 +138,13 @@ impl Analysis {
 
     /// Writes the patterns of every level and operation (kept by
     /// [`Options::keep_patterns`]) as the folder `dir`, one file per level
-    /// and operation in [`comm::io`]'s format with `m`'s rank layout: spmv
+    /// and operation in [`comm::pattern_file`]'s format with `m`'s rank layout: spmv
     /// and spgemm under the analysis's strategy, ptap (always a standard
     /// exchange) when it was extracted. The folder is built beside `dir`
     /// and swapped in whole; one that holds anything but pattern files is
-    /// refused ([`comm::io::check_folder`]).
+    /// refused ([`comm::pattern_file::check_folder`]).
     pub fn save_patterns(&self, dir: &Path, m: &Machine) -> Result<(), PatternError> {
-        comm::io::check_folder(dir)?;
+        comm::pattern_file::check_folder(dir)?;
         let io = |source| PatternError::Io {
             path: dir.display().to_string(),
             source,
@@ -156,8 +156,8 @@ impl Analysis {
                         Op::Ptap => Strategy::Standard,
                         _ => self.strategy,
                     };
-                    let path = tmp.join(comm::io::file_name(l.level, o.op));
-                    comm::io::write(&path, l.level, o.op, strategy, m, &o.patterns)?;
+                    let path = tmp.join(comm::pattern_file::file_name(l.level, o.op));
+                    comm::pattern_file::write(&path, l.level, o.op, strategy, m, &o.patterns)?;
                 }
             }
             Ok(())

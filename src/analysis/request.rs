@@ -262,7 +262,7 @@ impl Request {
             plan.folder("request.outputs.dot", dir, crate::comm::dot::is_dot_file)?;
         }
         if let Some(dir) = &o.patterns {
-            let is = crate::comm::io::is_pattern_file;
+            let is = crate::comm::pattern_file::is_pattern_file;
             plan.folder("request.outputs.patterns", dir, is)?;
         }
         Ok(plan)

@@ -74,7 +74,7 @@ mod with_mpi {
     use crate::measure::calibrate::{self as cal, Schedule, Setup};
     use crate::measure::mpi::{self, Session};
     use crate::output::Plan;
-    use crate::report::{measure as text, pretty_json};
+    use crate::report::{measurements as text, pretty_json};
 
     /// `amgcomm calibrate`.
     pub(crate) fn calibrate(a: &CalibrateArgs) -> Result<(), Error> {

@@ -4,7 +4,7 @@ use std::io;
 
 use crate::amg::levels_io::LevelsError;
 use crate::analysis::{AnalysisError, CompareError, VariantError};
-use crate::comm::io::PatternError;
+use crate::comm::pattern_file::PatternError;
 use crate::machine::MachineError;
 use crate::matrix::source::LoadError;
 use crate::model::reproduce::ReproduceError;

@@ -4,7 +4,7 @@ use clap::Subcommand;
 
 use super::{emit, Error};
 use crate::machine::Machine;
-use crate::model::{calibrate, reproduce};
+use crate::model::{pack_bench, reproduce};
 use crate::report::{pretty_json as json, text};
 
 #[derive(Subcommand, Debug)]
@@ -61,7 +61,7 @@ pub(crate) fn machine(c: MachineCommand) -> Result<(), Error> {
                     "--source-bytes {source_bytes}: choose between 1 KiB and 16 GiB"
                 )));
             }
-            m.params.pack_table = Some(calibrate::pack_table(source_bytes));
+            m.params.pack_table = Some(pack_bench::pack_table(source_bytes));
             emit(&json(&m))
         }
     }

@@ -47,13 +47,13 @@ mod with_mpi {
     use crate::measure::mpi::{self, Session};
     use crate::measure::replay::{self as rep, RankPart, Run};
     use crate::output::Plan;
-    use crate::report::{measure as text, pretty_json};
+    use crate::report::{measurements as text, pretty_json};
 
     /// `amgcomm replay`.
     pub(crate) fn replay(a: &ReplayArgs) -> Result<(), Error> {
         let s = open()?;
         let dir = &a.patterns;
-        let headers = || -> Result<Vec<crate::comm::io::PatternIndex>, Error> {
+        let headers = || -> Result<Vec<crate::comm::pattern_file::PatternIndex>, Error> {
             if s.rank == 0 {
                 let mut plan = Plan::new();
                 plan.input(dir);
@@ -119,7 +119,7 @@ mod with_mpi {
                 iterations: a.iterations,
                 warmup: a.warmup,
             };
-            let f = rep::measured_file(&run, &replayed);
+            let f = crate::measured::MeasuredFile::of_replay(&run, &replayed);
             super::super::write_file(&a.out, &pretty_json(&f))?;
             super::super::emit(&format!(
                 "{}measured times in {}\n",

@@ -23,8 +23,8 @@
 
 pub mod dot;
 mod extract;
-pub mod io;
 pub mod node_aware;
+pub mod pattern_file;
 pub mod share;
 mod summary;
 

@@ -1,18 +1,17 @@
 //! `amgcomm replay`, the part without MPI: which saved patterns to
 //! replay ([`pattern_files`]), what one rank sends and receives in each
-//! ([`RankPart`]), and the measured JSON the timings become
-//! ([`measured_file`]).
+//! ([`RankPart`]); the measured JSON the timings become is
+//! [`crate::measured::MeasuredFile::of_replay`].
 //!
 //! A rank reads only its own messages: the records it sends, found by
-//! binary search in each step ([`crate::comm::io::PatternIndex::sent_by`]);
+//! binary search in each step ([`crate::comm::pattern_file::PatternIndex::sent_by`]);
 //! what it receives it learns from the senders (an `MPI_Alltoallv` of
 //! sizes before any timing), so no rank ever holds the whole pattern.
 
 use std::path::Path;
 
-use crate::comm::io::{self, PatternError, PatternIndex};
+use crate::comm::pattern_file::{self, PatternError, PatternIndex};
 use crate::comm::{Message, Op, OPS};
-use crate::measured::{MeasuredFile, MeasuredLevel, MeasuredOp, FORMAT};
 
 /// Why saved patterns cannot be replayed.
 #[derive(Debug, thiserror::Error)]
@@ -85,11 +84,11 @@ pub fn pattern_files(dir: &Path, ops: &[Op]) -> Result<Vec<PatternIndex>, Replay
     for entry in std::fs::read_dir(dir).map_err(folder)? {
         let entry = entry.map_err(folder)?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if !io::is_pattern_file(&name) {
+        if !pattern_file::is_pattern_file(&name) {
             continue;
         }
         for (k, op) in OPS.iter().enumerate() {
-            let suffix = format!("_{}.{}", op.name(), io::EXTENSION);
+            let suffix = format!("_{}.{}", op.name(), pattern_file::EXTENSION);
             let level = name
                 .strip_prefix("level")
                 .and_then(|r| r.strip_suffix(&suffix))
@@ -109,7 +108,7 @@ pub fn pattern_files(dir: &Path, ops: &[Op]) -> Result<Vec<PatternIndex>, Replay
     found.sort();
     let files = found
         .into_iter()
-        .map(|(_, _, path)| io::open(&path))
+        .map(|(_, _, path)| pattern_file::open(&path))
         .collect::<Result<Vec<_>, _>>()?;
     let layout = |p: &PatternIndex| {
         format!(
@@ -234,46 +233,6 @@ pub struct Run {
     pub warmup: u64,
 }
 
-/// The measured JSON of a replay: per level and operation, the median
-/// over iterations of the slowest rank (`seconds`) and the fastest
-/// iteration (`min_seconds`).
-pub fn measured_file(run: &Run, replayed: &[Replayed]) -> MeasuredFile {
-    let mut levels: Vec<MeasuredLevel> = Vec::new();
-    for r in replayed {
-        if levels.last().is_none_or(|l| l.level != r.level) {
-            levels.push(MeasuredLevel {
-                level: r.level,
-                spmv: None,
-                spgemm: None,
-                ptap: None,
-            });
-        }
-        let slot = levels.last_mut().expect("pushed").op_mut(r.op);
-        *slot = Some(MeasuredOp {
-            seconds: crate::measure::fit::median(&r.seconds),
-            min_seconds: Some(r.seconds.iter().copied().fold(f64::INFINITY, f64::min)),
-            max_msgs: Some(r.max_msgs),
-            messages: Some(r.messages),
-            bytes: Some(r.bytes),
-            active_processes: Some(r.active),
-        });
-    }
-    MeasuredFile {
-        format: FORMAT.into(),
-        version: 1,
-        machine: Some(run.machine.clone()),
-        ranks: run.ranks,
-        nodes: Some(run.nodes),
-        ppn: Some(run.ppn),
-        real_nodes: Some(run.real_nodes),
-        mpi_library: Some(run.mpi_library.clone()),
-        strategy: Some(run.strategy.clone()),
-        iterations: Some(run.iterations),
-        warmup: Some(run.warmup),
-        levels,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,8 +262,8 @@ mod tests {
             },
         ];
         let steps = vec![(op.name().to_string(), Pattern { op, messages: msgs })];
-        io::write(
-            &dir.join(io::file_name(level, op)),
+        pattern_file::write(
+            &dir.join(pattern_file::file_name(level, op)),
             level,
             op,
             strategy,
@@ -370,7 +329,7 @@ mod tests {
     fn a_rank_part_is_its_sends() {
         let d = tempfile::tempdir().unwrap();
         save(d.path(), 0, Op::Spmv, &machine(2), Strategy::Standard);
-        let f = io::open(&d.path().join("level0_spmv.amgpat")).unwrap();
+        let f = pattern_file::open(&d.path().join("level0_spmv.amgpat")).unwrap();
         let p = RankPart::read(&f, 1).unwrap();
         assert_eq!(p.sends, vec![vec![(0, 24), (2, 8)]]);
         assert_eq!((p.messages(), p.bytes()), (2, 32));
@@ -399,7 +358,7 @@ mod tests {
             bytes: 800,
             active: 8,
         };
-        let f = measured_file(
+        let f = crate::measured::MeasuredFile::of_replay(
             &run,
             &[
                 r(0, Op::Spmv, &[4.0, 1.0, 3.0, 2.0]),

@@ -13,11 +13,11 @@
 //! [`cost`] charges one exchange ([`Exchange`]: a pattern, its summary and
 //! the machine) and returns a [`Cost`]: the list of (term, seconds) and
 //! their sum. [`classic`] holds the classic models' formulas,
-//! [`reproduce`] checks them against their papers, [`calibrate`] measures
+//! [`reproduce`] checks them against their papers, [`pack_bench`] measures
 //! log3P's pack table.
 
-pub mod calibrate;
 pub mod classic;
+pub mod pack_bench;
 pub mod reproduce;
 mod senders;
 pub mod terms;

@@ -18,7 +18,7 @@ pub mod charts;
 pub mod compare;
 pub mod hierarchy;
 pub mod json;
-pub mod measure;
+pub mod measurements;
 pub mod run;
 pub mod spy;
 pub mod table;
@@ -48,7 +48,7 @@ pub enum ReportError {
     },
     /// A patterns or DOT folder.
     #[error(transparent)]
-    Patterns(#[from] crate::comm::io::PatternError),
+    Patterns(#[from] crate::comm::pattern_file::PatternError),
 }
 
 /// Chart file formats, by extension.

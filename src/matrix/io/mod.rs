@@ -2,7 +2,7 @@
 //! recognises a file by its content (gzip-compressed or not), and one
 //! writer per format behind [`write()`], chosen by the file name.
 //!
-//! Formats: Matrix Market ([`mtx_read`], [`mtx_write`];
+//! Formats: Matrix Market ([`matrix_market`];
 //! <https://math.nist.gov/MatrixMarket/formats.html>), PETSc's binary
 //! `MatView` ([`petsc`]), and hypre's IJ rank files ([`hypre_ij`]: a path
 //! `path/A` that is no file but whose `path/A.00000` is, read with its
@@ -10,8 +10,7 @@
 //! variant and its test in [`Format::of`].
 
 pub mod hypre_ij;
-pub mod mtx_read;
-pub mod mtx_write;
+pub mod matrix_market;
 pub mod petsc;
 
 use std::fmt;
@@ -217,7 +216,7 @@ const BYTES_PER_ENTRY: u64 = 128;
 /// line announces can fill. A hostile stream costs at most a few hundred
 /// megabytes before it is refused.
 fn slurp(mut r: impl Read, gzip: bool) -> Result<Vec<u8>, ErrorKind> {
-    use mtx_read::HeaderScan;
+    use matrix_market::read::HeaderScan;
     let mut text = Vec::new();
     let mut chunk = vec![0u8; 1 << 20];
     let mut limit: Option<u64> = None;
@@ -232,7 +231,7 @@ fn slurp(mut r: impl Read, gzip: bool) -> Result<Vec<u8>, ErrorKind> {
         };
         text.extend_from_slice(&chunk[..n]);
         match limit {
-            None => match mtx_read::scan_header(&text, &mut scanned) {
+            None => match matrix_market::read::scan_header(&text, &mut scanned) {
                 HeaderScan::Incomplete if text.len() > HEADER_LIMIT => {
                     return Err(ErrorKind::SizeLine(format!(
                         "no size line in the first {} MB (only comments), not a matrix",
@@ -267,19 +266,19 @@ fn slurp(mut r: impl Read, gzip: bool) -> Result<Vec<u8>, ErrorKind> {
 /// The matrix in `bytes` (a whole file's content), in the format they hold.
 fn parse(bytes: &[u8], name: &str, values: Values) -> Result<Matrix, ReadError> {
     match Format::of(bytes) {
-        Format::MatrixMarket => mtx_read::parse_with(bytes, name, values),
+        Format::MatrixMarket => matrix_market::read::parse_with(bytes, name, values),
         Format::Petsc => petsc::parse(bytes, name, values),
     }
 }
 
 /// Write `a`: PETSc binary for a name ending in `.petsc` ([`petsc::write`]),
 /// else Matrix Market (`.mtx`, gzip-compressed for `.mtx.gz`), as
-/// [`mtx_write::write`] does.
+/// [`matrix_market::write::write`] does.
 pub fn write(path: &Path, a: &Csr, symmetry: Symmetry, comment: &str) -> std::io::Result<()> {
     if path.extension().is_some_and(|e| e == "petsc") {
         return petsc::write(path, a);
     }
-    mtx_write::write(path, a, symmetry, comment)
+    matrix_market::write::write(path, a, symmetry, comment)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 use mpi::traits::*;
 
 use super::{exchange, Failure, Session};
-use crate::comm::io::PatternIndex;
+use crate::comm::pattern_file::PatternIndex;
 use crate::measure::replay::{RankPart, Replayed};
 
 /// Tag of replayed messages; MPI keeps the order of messages between two

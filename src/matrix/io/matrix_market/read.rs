@@ -11,7 +11,7 @@
 
 use rayon::prelude::*;
 
-use super::{ErrorKind, ReadError, Values};
+use super::super::{ErrorKind, ReadError, Values};
 use crate::matrix::csr::{self, Triplets};
 use crate::matrix::{Field, Matrix, Symmetry};
 

@@ -23,6 +23,13 @@
 
 use std::collections::BTreeMap;
 
+mod amgcomm_json;
+mod raptor_log;
+
+use amgcomm_json::parse_json;
+pub use amgcomm_json::{MeasuredFile, MeasuredLevel, FORMAT};
+use raptor_log::parse_raptor;
+
 use serde::{Deserialize, Serialize};
 
 use crate::comm::Op;
@@ -98,7 +105,7 @@ pub struct MeasuredError {
     pub problem: String,
 }
 
-fn fail(line: Option<usize>, problem: impl Into<String>) -> MeasuredError {
+pub(crate) fn fail(line: Option<usize>, problem: impl Into<String>) -> MeasuredError {
     MeasuredError {
         line,
         problem: problem.into(),
@@ -114,242 +121,12 @@ pub fn parse(text: &str) -> Result<Measured, MeasuredError> {
     }
 }
 
-/// amgcomm's measured JSON, version 1: what `amgcomm replay` writes and
-/// `--measured` reads. Fields after `ranks` are optional; older files
-/// without them read the same.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MeasuredFile {
-    /// Always `amgcomm-measured`.
-    pub format: String,
-    /// Always 1.
-    pub version: u32,
-    /// The machine the replayed patterns were saved for.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub machine: Option<String>,
-    /// Ranks of the run.
-    pub ranks: usize,
-    /// Nodes of the saved layout (virtual nodes on a loopback run).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nodes: Option<usize>,
-    /// Ranks per node of the saved layout.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ppn: Option<usize>,
-    /// Nodes the run really had (ranks sharing memory, as MPI reports).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub real_nodes: Option<usize>,
-    /// `MPI_Get_library_version`'s first line.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mpi_library: Option<String>,
-    /// The exchange strategy the patterns were saved under.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub strategy: Option<String>,
-    /// Timed iterations.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub iterations: Option<u64>,
-    /// Untimed iterations before them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub warmup: Option<u64>,
-    /// Per level, its measured operations.
-    pub levels: Vec<MeasuredLevel>,
-}
-
-/// One level of a [`MeasuredFile`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MeasuredLevel {
-    /// Level index, 0 the finest.
-    pub level: usize,
-    /// `A_l x`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub spmv: Option<MeasuredOp>,
-    /// `A_l P_l`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub spgemm: Option<MeasuredOp>,
-    /// `P_l^T (A_l P_l)`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ptap: Option<MeasuredOp>,
-}
-
-impl MeasuredLevel {
-    /// The slot of `op`.
-    pub fn op_mut(&mut self, op: Op) -> &mut Option<MeasuredOp> {
-        match op {
-            Op::Spmv => &mut self.spmv,
-            Op::Spgemm => &mut self.spgemm,
-            Op::Ptap => &mut self.ptap,
-        }
-    }
-}
-
-/// The `format` of [`MeasuredFile`].
-pub const FORMAT: &str = "amgcomm-measured";
-
-fn parse_json(text: &str) -> Result<Measured, MeasuredError> {
-    let f: MeasuredFile = serde_json::from_str(text)
-        .map_err(|e| fail(Some(e.line()), format!("not amgcomm's measured JSON: {e}")))?;
-    if f.format != FORMAT || f.version != 1 {
-        return Err(fail(
-            None,
-            format!(
-                "format '{}' version {}: expected {FORMAT} version 1",
-                f.format, f.version
-            ),
-        ));
-    }
-    let mut levels: BTreeMap<usize, BTreeMap<Op, MeasuredOp>> = BTreeMap::new();
-    for l in f.levels {
-        let ops = levels.entry(l.level).or_default();
-        for (op, m) in [
-            (Op::Spmv, l.spmv),
-            (Op::Spgemm, l.spgemm),
-            (Op::Ptap, l.ptap),
-        ] {
-            if let Some(m) = m {
-                check_seconds(None, m.seconds)?;
-                if let Some(min) = m.min_seconds {
-                    check_seconds(None, min)?;
-                }
-                ops.insert(op, m);
-            }
-        }
-    }
-    Ok(Measured {
-        format: "amgcomm",
-        ranks: Some(f.ranks),
-        machine: f.machine,
-        strategy: f.strategy,
-        levels,
-    })
-}
-
-fn check_seconds(line: Option<usize>, s: f64) -> Result<(), MeasuredError> {
+pub(crate) fn check_seconds(line: Option<usize>, s: f64) -> Result<(), MeasuredError> {
     if s.is_finite() && s >= 0.0 {
         Ok(())
     } else {
         Err(fail(line, format!("a time of {s} s is not a measurement")))
     }
-}
-
-/// An operation block being read: its fields so far.
-struct Block {
-    level: usize,
-    op: Op,
-    fields: MeasuredOp,
-    seconds: Option<f64>,
-}
-
-impl Block {
-    /// The block's measurement, once its `Comm Time` has been read.
-    fn finish(self) -> Option<(usize, Op, MeasuredOp)> {
-        let seconds = self.seconds?;
-        Some((
-            self.level,
-            self.op,
-            MeasuredOp {
-                seconds,
-                ..self.fields
-            },
-        ))
-    }
-}
-
-fn parse_raptor(text: &str) -> Result<Measured, MeasuredError> {
-    let mut levels: BTreeMap<usize, BTreeMap<Op, MeasuredOp>> = BTreeMap::new();
-    let mut level: Option<usize> = None;
-    let mut block: Option<Block> = None;
-    let mut store = |b: Block| {
-        if let Some((l, op, m)) = b.finish() {
-            levels.entry(l).or_default().insert(op, m);
-        }
-    };
-    for (k, raw) in text.lines().enumerate() {
-        let n = k + 1;
-        let line = raw.trim();
-        if let Some(rest) = line.strip_prefix("Level ") {
-            let l = rest
-                .trim()
-                .parse()
-                .map_err(|_| fail(Some(n), format!("'{line}': expected Level N")))?;
-            if let Some(b) = block.take() {
-                store(b);
-            }
-            level = Some(l);
-            continue;
-        }
-        let op = match line {
-            "A*x" | "A*x:" => Some(Op::Spmv),
-            "A*P" | "A*P:" => Some(Op::Spgemm),
-            _ => None,
-        };
-        if let Some(op) = op {
-            let Some(l) = level else {
-                return Err(fail(Some(n), format!("'{line}' before any 'Level N' line")));
-            };
-            if let Some(b) = block.take() {
-                store(b);
-            }
-            block = Some(Block {
-                level: l,
-                op,
-                fields: MeasuredOp::default(),
-                seconds: None,
-            });
-            continue;
-        }
-        // Before the first block: a prologue, a title. After a complete
-        // block: an epilogue. Neither is read.
-        let Some(b) = block.as_mut() else { continue };
-        if b.seconds.is_some() {
-            continue;
-        }
-        let Some((key, value)) = line.split_once([':', '=']) else {
-            continue;
-        };
-        let (key, value) = (key.trim(), value.trim());
-        let number = || {
-            value.parse::<f64>().map_err(|_| {
-                fail(
-                    Some(n),
-                    format!("'{key}' has value '{value}', not a number"),
-                )
-            })
-        };
-        let count = || {
-            value
-                .parse::<u64>()
-                .map_err(|_| fail(Some(n), format!("'{key}' has value '{value}', not a count")))
-        };
-        match key {
-            "Max Num Msgs" => b.fields.max_msgs = Some(count()?),
-            "Total Bytes" => b.fields.bytes = Some(count()?),
-            "Num Active Processes" => b.fields.active_processes = Some(count()? as usize),
-            "Comm Time" => {
-                let s = number()?;
-                check_seconds(Some(n), s)?;
-                b.seconds = Some(s);
-            }
-            _ => {}
-        }
-    }
-    // A last block cut short (the run was killed there) is not measured;
-    // the levels before it stand.
-    if let Some(b) = block.take() {
-        store(b);
-    }
-    if levels.is_empty() {
-        return Err(fail(
-            None,
-            "no measured level: expected RAPtor's 'Level N', 'A*P:' and 'A*x' blocks with 'Comm Time', or amgcomm's measured JSON",
-        ));
-    }
-    Ok(Measured {
-        format: "raptor",
-        ranks: None,
-        machine: None,
-        strategy: None,
-        levels,
-    })
 }
 
 #[cfg(test)]

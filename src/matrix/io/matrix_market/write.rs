@@ -11,7 +11,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::{Csr, Symmetry};
+use super::super::{Csr, Symmetry};
 
 /// Write `a` as `matrix coordinate real general|symmetric`; with
 /// `Symmetric` only the lower triangle is stored (the caller vouches that
