@@ -19,7 +19,7 @@
 //! With `num_functions > 1` only couplings between unknowns of the same
 //! function are considered, as hypre's and RAPtor's unknown-based systems
 //! AMG do: on the finest level function `i % num_functions`, on coarser
-//! ones the function of the C point each row came from ([`Functions`]).
+//! ones the function of the C point each row came from (`Functions`).
 //!
 //! The result keeps `A`'s row order and values, and stores the diagonal as
 //! PyAMG's `C` does; [`strength_graph`] gives the graph the splittings

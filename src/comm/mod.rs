@@ -19,7 +19,7 @@
 //!
 //! Extraction ([`spmv_spgemm`], [`ptap`]) runs in parallel over ranks with
 //! per-thread marker arrays; nothing is `O(P^2)`. [`summarize`] gives
-//! MODEL.md's figures of a pattern; [`io`] saves and reads patterns.
+//! MODEL.md's figures of a pattern; [`pattern_file`] saves and reads patterns.
 
 pub mod dot;
 mod extract;

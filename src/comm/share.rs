@@ -1,5 +1,5 @@
 //! Extraction from a share of the ranks. A process of a distributed run
-//! (`amgcomm analyze` under `mpirun`, [`crate::analysis::distributed`])
+//! (`amgcomm analyze` under `mpirun`, `analysis::distributed`)
 //! holds the rows of ranks `lo..hi` of a level, not the whole matrices,
 //! and finds the messages those ranks receive in spmv and spgemm and send
 //! in ptap. Gathered from every share, they are the messages

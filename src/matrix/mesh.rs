@@ -76,8 +76,8 @@ impl HexMesh {
         }
     }
 
-    /// The mesh of `gen:beam:R`: MFEM's beam-hex (8 x 1 x 1 on [0,8] x
-    /// [0,1] x [0,1]) refined `r` times; every node has rows.
+    /// The mesh of `gen:beam:R`: MFEM's beam-hex (8 x 1 x 1 on \[0,8\] x
+    /// \[0,1\] x \[0,1\]) refined `r` times; every node has rows.
     pub fn beam(r: u32) -> HexMesh {
         HexMesh {
             base: [8, 1, 1],
