@@ -61,7 +61,8 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
         };
         let events = |e| progress.event(e);
         let mut analysis =
-            crate::analysis::analyze_extracted(g.levels, &request.machine, &request.options)?;
+            crate::analysis::analyze_extracted(g.levels, &request.machine, &request.options)
+                .map_err(crate::analysis::RequestError::from)?;
         stages.record("extraction", analysis.seconds.extraction);
         stages.record("model", analysis.seconds.model);
         let rows: Vec<usize> = g.sizes.iter().map(|l| l.rows).collect();

@@ -3,8 +3,7 @@
 use std::io;
 
 use crate::amg::levels_io::LevelsError;
-use crate::analysis::{AnalysisError, CompareError, VariantError};
-use crate::comm::pattern_file::PatternError;
+use crate::analysis::VariantError;
 use crate::machine::MachineError;
 use crate::matrix::source::LoadError;
 use crate::model::reproduce::ReproduceError;
@@ -40,21 +39,12 @@ pub(crate) enum Error {
     /// A partition.
     #[error(transparent)]
     Partition(#[from] PartitionError),
-    /// The analysis.
-    #[error(transparent)]
-    Analysis(#[from] AnalysisError),
-    /// A compare variant.
-    #[error(transparent)]
-    Compare(#[from] CompareError),
     /// A chart.
     #[error(transparent)]
     Report(#[from] ReportError),
     /// The models' shipped parameters.
     #[error(transparent)]
     Reproduce(#[from] ReproduceError),
-    /// A patterns file.
-    #[error(transparent)]
-    Patterns(#[from] PatternError),
     /// An output that would overwrite an input, or cannot be written.
     #[error(transparent)]
     Output(#[from] crate::output::Refused),
