@@ -418,7 +418,7 @@ impl Request {
                 name: "input ranks".into(),
                 starts: own[0].starts.clone(),
             },
-            (None, None) => asked.clone(),
+            (None, None) => asked,
         };
         let warnings = amg::diagnose::warnings(h, input.built.then_some(&self.amg));
         for w in &warnings {
@@ -429,13 +429,7 @@ impl Request {
             input.info.rows,
             fine.name()
         )));
-        // MFEM's and the input's blocks are the partition; a method or
-        // file partitions the matrix (the flag's own).
-        let method = match &fine {
-            Fine::Blocks { .. } => &fine,
-            _ => &asked,
-        };
-        let fine_part = method.partition(&h.levels[0].a, m, &self.methods)?;
+        let fine_part = fine.partition(&h.levels[0].a, m, &self.methods)?;
         let layout = match given.filter(|own| own.len() == h.levels.len()) {
             // Every level's rows as the files give them.
             Some(own) => {
