@@ -210,7 +210,7 @@ impl Request {
             format!("{} nodes x {} ppn = {ranks} ranks", m.nodes, m.ppn)
         })?;
         if let Some(source) = &source {
-            check_generator(source, Some((&self.amg, self.preset)), need)?;
+            check_generator(source, &self.amg, self.preset, need)?;
         }
         Ok(Checked {
             source,
@@ -738,20 +738,19 @@ pub fn read_measured(path: &Path, ranks: usize) -> Result<Measured, RequestError
     Ok(file)
 }
 
-/// Before a generator runs: its rows fit `num_functions` (when `amg` is
-/// given), and `need` bytes (the run's estimate from its nonzeros) fit in
-/// memory. Both are found before any input is made.
+/// Before a generator runs: its rows fit `num_functions` of `o` (from
+/// `preset`), and `need` bytes (the run's estimate from its nonzeros) fit
+/// in memory. Both are found before any input is made.
 pub fn check_generator(
     source: &Source,
-    amg: Option<(&amg::Options, Preset)>,
+    o: &amg::Options,
+    preset: Preset,
     need: impl Fn(u64, u64) -> u64,
 ) -> Result<(), RequestError> {
     let Source::Gen(p) = source else {
         return Ok(());
     };
-    if let Some((o, preset)) = amg {
-        check_rows(o, preset, &p.spec(), p.kind.rows(p.n))?;
-    }
+    check_rows(o, preset, &p.spec(), p.kind.rows(p.n))?;
     let rows = p.kind.rows(p.n).min(u64::MAX as u128) as u64;
     memory::check(need(rows, p.nnz_bound()), || p.spec())?;
     Ok(())

@@ -39,7 +39,7 @@ pub(crate) fn run(args: &HierarchyArgs) -> Result<(), Error> {
     if let Some(dir) = &args.save_levels {
         plan.folder("--save-levels", dir, levels_io::is_levels_file)?;
     }
-    check_generator(&source, Some((&o, args.amg.preset)), amg::setup_bytes)?;
+    check_generator(&source, &o, args.amg.preset, amg::setup_bytes)?;
     let start = Instant::now();
     let m = args.matrix.load(&source)?;
     check_loaded(&m.name, m.csr.rows(), m.csr.nnz(), amg::setup_bytes)?;

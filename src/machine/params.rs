@@ -57,21 +57,6 @@ impl Rates {
         self.0.iter().find(|(n, _)| n == name).map(|(_, r)| r)
     }
 
-    /// The rates of the class named `name`, to change; added (before the
-    /// network) when missing.
-    pub fn named_mut(&mut self, name: &str) -> &mut ProtocolRates {
-        let k = match self.0.iter().position(|(n, _)| n == name) {
-            Some(k) => k,
-            None => {
-                let k = self.0.len().saturating_sub(1);
-                let like = self.0.first().map_or(ZERO, |(_, r)| *r);
-                self.0.insert(k, (name.to_string(), like));
-                k
-            }
-        };
-        &mut self.0[k].1
-    }
-
     /// Puts the classes in `names`' order when they are the same set
     /// (else leaves them for [`super::Machine::validate`] to name).
     pub fn order_as(&mut self, names: &[String]) {
@@ -82,21 +67,6 @@ impl Rates {
         }
     }
 }
-
-const ZERO: ProtocolRates = ProtocolRates {
-    short: Rate {
-        alpha: 0.0,
-        rate: 1.0,
-    },
-    eager: Rate {
-        alpha: 0.0,
-        rate: 1.0,
-    },
-    rend: Rate {
-        alpha: 0.0,
-        rate: 1.0,
-    },
-};
 
 impl Serialize for Rates {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -446,6 +416,11 @@ impl Params {
     /// Whether `l` is the class between nodes (the last).
     pub fn is_network(&self, l: Locality) -> bool {
         l.index() + 1 == self.rates.0.len()
+    }
+
+    /// The rates of `locality`, to change.
+    pub fn rates_mut(&mut self, locality: Locality) -> &mut ProtocolRates {
+        &mut self.rates.0[locality.index()].1
     }
 
     /// The rates between nodes: the last class's.

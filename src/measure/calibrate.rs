@@ -458,7 +458,8 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
                 }
             }
         }
-        let rates = params.rates.named_mut(&locality.default_name());
+        // Blue Waters' parameters: the default classes, in order.
+        let rates = params.rates_mut(*locality);
         for (k, r) in measured.into_iter().enumerate() {
             let slot = match k {
                 0 => &mut rates.short,
@@ -474,7 +475,7 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
             // No message of this machine is of the node class.
             if has(Locality::SOCKET) {
                 let socket = *params.rates(Locality::SOCKET);
-                *params.rates.named_mut("node") = socket;
+                *params.rates_mut(Locality::NODE) = socket;
                 for (k, p) in PROTOCOLS.iter().enumerate() {
                     let r = socket.of(k);
                     fits.push(Fit {
