@@ -97,6 +97,35 @@ while kill -0 $pid 2> /dev/null && ! ls -d .pats.amgcomm-$pid > /dev/null 2>&1; 
 kill -INT $pid 2> /dev/null
 wait $pid
 echo "Ctrl-C while writing --save-patterns exit $? | $(cat err.txt) | outputs unchanged: $([ "$before" = "$(sum rep pats)" ] && echo yes || echo NO), temporary files left: $(ls -A | grep -c amgcomm-)"
+# Issue 20's readers against hostile headers (issue 30): hypre IJ rank
+# files and PETSc binary, sizes past 32/64 bits, negative, more than the
+# file or the memory holds, truncated after the header.
+printf '0 3999999999 0 3999999999\n0 0 1.0\n' > huge.00000
+case_ "hypre IJ announcing 4e9 rows"  "$BIN" info huge
+printf '0 -5 0 3\n' > neg.00000
+case_ "hypre IJ negative range"       "$BIN" info neg
+printf '0 9223372036854775807 0 3\n' > i64.00000
+case_ "hypre IJ index past 32 bits"   "$BIN" info i64
+printf '0 99999999999999999999 0 3\n' > p64.00000
+case_ "hypre IJ index past 64 bits"   "$BIN" info p64
+printf '0 3 0 3\n' > hdr.00000
+case_ "hypre IJ header only (4 empty rows)" "$BIN" info hdr
+mkdir -p hlv && cp huge.00000 hlv/A0.00000 && printf '0 3999999999 0 0\n0 0 1.0\n' > hlv/P0.00000 && printf '0 0 0 0\n0 0 1.0\n' > hlv/A1.00000
+case_ "hypre levels announcing 4e9 rows" "$BIN" analyze --levels-from hlv --nodes 1 --ppn 2 --partition contiguous
+python3 - <<'PY'
+import struct
+w = lambda name, fmt, *v: open(name, 'wb').write(struct.pack(fmt, 1211216, *v))
+# A 64-bit PetscInt file writes its class id 64 bits wide too.
+w('big.petsc', '>iiii', 2000000000, 2000000000, 5)
+w('neg.petsc', '>iiii', -5, 3, 1)
+w('cut.petsc', '>iiii', 3, 3, 2)
+w('wide.petsc', '>qqqq', 2**62, 2**62, 2**62)
+PY
+case_ "PETSc announcing 2e9 rows"     "$BIN" info big.petsc
+case_ "PETSc negative rows"           "$BIN" info neg.petsc
+case_ "PETSc truncated after header"  "$BIN" info cut.petsc
+case_ "PETSc 64-bit sizes of 2^62"    "$BIN" info wide.petsc
+
 # The measured side (issue 18). Built without the mpi feature, it says
 # how to get it; with it (AMGCOMM_MPI=1 and mpirun on PATH), the cases
 # under mpirun.

@@ -336,6 +336,113 @@ fn hostile_compressed_files_are_refused_early() {
     assert!(line.is_ascii(), "{line}");
 }
 
+/// Issue 20's readers against hostile headers (issue 30): sizes past 32
+/// and 64 bits, negative, more than the file or the memory can hold,
+/// truncated after the header. One line, exit 1, nothing allocated for
+/// what the header only announces.
+#[test]
+fn hostile_rank_files_and_petsc_headers_are_one_line() {
+    let d = tempfile::tempdir().unwrap();
+    let d = d.path();
+    let ij = |name: &str, text: &str| {
+        std::fs::write(d.join(format!("{name}.00000")), text).unwrap();
+        amgcomm(d, &["info", name])
+    };
+    // 4e9 rows announced by a two-line file: refused, not allocated.
+    let o = ij("huge", "0 3999999999 0 3999999999\n0 0 1.0\n");
+    refused(
+        &o,
+        1,
+        &[
+            "huge.00000: line 1: 4000000000 rows",
+            "needs about",
+            "memory available",
+        ],
+    );
+    refused(
+        &ij("neg", "0 -5 0 3\n"),
+        1,
+        &["neg.00000: line 1: a negative index"],
+    );
+    refused(
+        &ij("down", "5 2 0 3\n"),
+        1,
+        &["upper index 2 below lower index 5"],
+    );
+    let o = ij("i64", "0 9223372036854775807 0 3\n");
+    refused(&o, 1, &["index 9223372036854775807 beyond 32 bits"]);
+    let o = ij("past64", "0 99999999999999999999 0 3\n");
+    refused(&o, 1, &["past64.00000: line 1: not a hypre IJ file"]);
+    // A header alone is a block of empty rows, as hypre writes one.
+    let o = ij("empty", "0 3 0 3\n");
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("4 x 4"));
+    // The same first line as a level of a hypre levels folder.
+    let lv = d.join("lv");
+    std::fs::create_dir(&lv).unwrap();
+    std::fs::write(lv.join("A0.00000"), "0 3999999999 0 3999999999\n0 0 1.0\n").unwrap();
+    std::fs::write(lv.join("P0.00000"), "0 3999999999 0 0\n0 0 1.0\n").unwrap();
+    std::fs::write(lv.join("A1.00000"), "0 0 0 0\n0 0 1.0\n").unwrap();
+    let args = [
+        "analyze",
+        "--levels-from",
+        "lv",
+        "--nodes",
+        "1",
+        "--ppn",
+        "2",
+        "--partition",
+        "contiguous",
+    ];
+    refused(
+        &amgcomm(d, &args),
+        1,
+        &["lv/A0.00000: line 1: 4000000000 rows", "needs about"],
+    );
+    assert!(!d.join("reports").exists());
+    // PETSc binary: big-endian class id 1211216, then rows, columns,
+    // nonzeros (32- or 64-bit).
+    let petsc = |name: &str, ints: &[i64], wide: bool| {
+        // A 64-bit PetscInt file writes its class id 64 bits wide too.
+        let mut b = match wide {
+            true => 1211216i64.to_be_bytes().to_vec(),
+            false => 1211216i32.to_be_bytes().to_vec(),
+        };
+        for &x in ints {
+            if wide {
+                b.extend(x.to_be_bytes());
+            } else {
+                b.extend((x as i32).to_be_bytes());
+            }
+        }
+        std::fs::write(d.join(name), b).unwrap();
+        amgcomm(d, &["info", name])
+    };
+    let o = petsc("big.petsc", &[2_000_000_000, 2_000_000_000, 5], false);
+    refused(
+        &o,
+        1,
+        &[
+            "big.petsc: truncated: a 2000000000 x 2000000000 matrix",
+            "the file has 16",
+        ],
+    );
+    let o = petsc("neg.petsc", &[-5, 3, 1], false);
+    refused(
+        &o,
+        1,
+        &["neg.petsc: header -5 x 3 with 1 nonzeros is not a sparse matrix"],
+    );
+    let o = petsc("cut.petsc", &[3, 3, 2], false);
+    refused(
+        &o,
+        1,
+        &["cut.petsc: truncated: a 3 x 3 matrix with 2 nonzeros takes 52 bytes"],
+    );
+    let o = petsc("wide.petsc", &[1 << 62, 1 << 62, 1 << 62], true);
+    refused(&o, 1, &["wide.petsc: header 4611686018427387904 x 4611686018427387904 with 4611686018427387904 nonzeros is not a sparse matrix amgcomm reads"]);
+}
+
 #[test]
 fn standard_input_and_pipes_are_read() {
     let d = tempfile::tempdir().unwrap();

@@ -141,21 +141,30 @@ fn parse_rank(path: &Path, values: Values) -> Result<RankBlock, ReadError> {
             ),
         });
     };
-    let range = |lo: i64, hi: i64| -> Option<(u64, u64)> {
-        if hi < lo {
-            Some((0, 0))
-        } else if lo < 0 {
-            None
+    // An empty range is `lo lo-1` (hypre writes `0 -1` and `1 0`); rows
+    // and columns are 32-bit, as the entries are.
+    let range = |lo: i64, hi: i64| -> Result<(u64, u64), String> {
+        if lo < 0 || hi < -1 {
+            Err("a negative index".into())
+        } else if hi == lo - 1 {
+            Ok((0, 0))
+        } else if hi < lo {
+            Err(format!("upper index {hi} below lower index {lo}"))
+        } else if hi >= u32::MAX as i64 {
+            Err(format!("index {hi} beyond 32 bits"))
         } else {
-            Some((lo as u64, hi as u64 + 1))
+            Ok((lo as u64, hi as u64 + 1))
         }
     };
-    let (Some(rows), Some(cols)) = (range(il, iu), range(jl, ju)) else {
-        return Err(ReadError {
-            path: name.clone(),
-            line: Some(head.0 + 1),
-            kind: ErrorKind::Header(format!("negative index in '{il} {iu} {jl} {ju}'")),
-        });
+    let (rows, cols) = match (range(il, iu), range(jl, ju)) {
+        (Ok(rows), Ok(cols)) => (rows, cols),
+        (Err(e), _) | (_, Err(e)) => {
+            return Err(ReadError {
+                path: name.clone(),
+                line: Some(head.0 + 1),
+                kind: ErrorKind::Header(format!("{e} in '{il} {iu} {jl} {ju}'")),
+            })
+        }
     };
     let mut entries = Triplets::default();
     let mut widest: Option<(u64, usize)> = None;
@@ -387,6 +396,18 @@ impl Part {
             }
         }
         let lo = row_starts[first];
+        let rows = row_starts[first + count] - lo;
+        // The rows and columns the headers announce, before they are
+        // allocated (rank files of empty rows are few bytes).
+        let need = (rows as u64 + 1).saturating_mul(16) + (ncols as u64).saturating_mul(8);
+        crate::memory::check(need, || {
+            format!("{rows} rows and {ncols} columns, as the rank files' first lines announce")
+        })
+        .map_err(|e| ReadError {
+            path: files[first].display().to_string(),
+            line: Some(1),
+            kind: ErrorKind::Memory(e),
+        })?;
         // Rows local to the part again, in rank order.
         let chunks: Vec<Triplets> = (self.blocks.into_par_iter())
             .map(|mut b| {
@@ -397,7 +418,6 @@ impl Part {
                 b.entries
             })
             .collect();
-        let rows = row_starts[first + count] - lo;
         Ok(csr::from_triplets(rows, ncols, &chunks, Symmetry::General))
     }
 }
