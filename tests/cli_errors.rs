@@ -312,3 +312,74 @@ fn calibrate_and_replay_name_the_mpi_feature() {
         &["--iterations", "0 is not in 1..=1000000"],
     );
 }
+
+/// `amgcomm --help` names every kind of INPUT and every generator, and
+/// the README's command list holds every command `--help` lists, and no
+/// other (issue 30).
+#[test]
+fn the_help_and_the_readme_list_every_input_and_command() {
+    let o = amgcomm(&["--help"]);
+    assert!(o.status.success());
+    let help = String::from_utf8_lossy(&o.stdout).to_string();
+    for kind in [
+        "Matrix Market",
+        ".mtx.gz",
+        "PETSc binary",
+        "hypre IJ",
+        "path/A.00000",
+        "- for standard input",
+        "gen:KIND:N",
+        "--levels-from",
+    ] {
+        assert!(help.contains(kind), "--help lacks {kind}: {help}");
+    }
+    for generator in [
+        "elasticity3d",
+        "beam",
+        "poisson3d",
+        "poisson3d-27",
+        "poisson2d",
+    ] {
+        assert!(help.contains(generator), "--help lacks gen:{generator}");
+    }
+    // The commands --help lists, against the README's block of usages.
+    let commands: Vec<String> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|c| c != "help")
+        .collect();
+    assert!(commands.len() >= 10, "{commands:?}");
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let block = readme
+        .split("## Commands")
+        .nth(1)
+        .and_then(|r| r.split("```").nth(1))
+        .unwrap();
+    let listed: std::collections::BTreeSet<&str> = block
+        .lines()
+        .filter_map(|l| {
+            let l = l
+                .trim_start_matches("mpirun -n P ")
+                .trim_start_matches("mpirun -n K ");
+            l.strip_prefix("amgcomm ")?.split_whitespace().next()
+        })
+        .collect();
+    let given: std::collections::BTreeSet<&str> = commands.iter().map(String::as_str).collect();
+    assert_eq!(listed, given, "README's Commands block against --help");
+    // The README's INPUT paragraph names the same kinds.
+    for kind in [
+        "Matrix Market",
+        "PETSc binary",
+        "hypre IJ",
+        "standard input",
+        "gen:KIND:N",
+    ] {
+        assert!(
+            block.contains("INPUT") && readme.contains(kind),
+            "README lacks {kind}"
+        );
+    }
+}

@@ -15,7 +15,9 @@ use crate::output::Plan;
 #[derive(Args, Debug)]
 #[command(next_help_heading = "Input")]
 pub(crate) struct MatrixArgs {
-    /// Matrix Market file (.mtx, .mtx.gz; - for standard input) or gen:KIND:N.
+    /// Matrix Market file (.mtx, .mtx.gz), PETSc binary file, hypre IJ
+    /// prefix (path/A for path/A.00000, ...), - for standard input, or
+    /// gen:KIND:N.
     pub(crate) input: String,
     /// Apply a random symmetric node permutation with this seed first.
     #[arg(long, value_name = "SEED")]
@@ -43,7 +45,8 @@ impl MatrixArgs {
 #[derive(Args, Debug)]
 #[command(next_help_heading = "Input")]
 pub(crate) struct InputArgs {
-    /// Matrix Market file (.mtx, .mtx.gz; - for standard input) or
+    /// Matrix Market file (.mtx, .mtx.gz), PETSc binary file, hypre IJ
+    /// prefix (path/A for path/A.00000, ...), - for standard input, or
     /// gen:KIND:N (or use --levels-from).
     #[arg(
         required_unless_present = "levels_from",

@@ -28,14 +28,29 @@ pub(crate) use error::Error;
 pub(crate) use process::{emit, say, set_quiet, warn, write_file, Progress};
 use process::{install_interrupt_handler, install_panic_hook, launcher_rank, launcher_size, quiet};
 
+/// The top-level help: every kind of INPUT (the README's "Commands"
+/// says the same).
+fn long_about() -> String {
+    format!(
+        "Per-level communication analysis of algebraic multigrid hierarchies.\n\n\
+         INPUT is one of: a Matrix Market file (.mtx, or gzip-compressed .mtx.gz); \
+         a PETSc binary matrix (MatView's format, 32- or 64-bit indices); the prefix of \
+         hypre IJ rank files (path/A for path/A.00000, path/A.00001, ...; their ranks are \
+         the partition); - for standard input (Matrix Market or PETSc); or a generator \
+         spec gen:KIND:N, built in memory, with KIND one of {}. All files are recognised \
+         by their content. analyze also reads a whole hierarchy with --levels-from DIR \
+         (levels saved by --save-levels or PyAMG, PETSc's A0.petsc, P0.petsc, ... or the \
+         one file -pc_mg_dump_binary writes, hypre's A0.00000, P0.00000, ...).",
+        crate::value_names::<crate::matrix::gen::Kind>()
+    )
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "amgcomm",
     version,
     about = "Per-level communication analysis of algebraic multigrid hierarchies",
-    long_about = "Per-level communication analysis of algebraic multigrid hierarchies.\n\n\
-        INPUT is a Matrix Market file (.mtx or .mtx.gz) or a generator spec \
-        gen:KIND:N with KIND one of elasticity3d, beam, poisson3d, poisson3d-27, poisson2d."
+    long_about = long_about()
 )]
 struct Cli {
     #[command(subcommand)]
