@@ -297,3 +297,54 @@ fn bad_input_is_one_clear_line() {
         &["not a directory"],
     );
 }
+
+/// Without `--advice`, the terminal's last line names, per operation, the
+/// level that costs most and its dominant term (the report's `cost`
+/// columns, found here from the JSON), and says how to see what would
+/// cut it; with `--advice` it is not printed (issue 30).
+#[test]
+fn the_table_ends_with_where_the_time_goes() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("r");
+    let args = ["analyze", "gen:poisson3d:16", "--nodes", "4", "--ppn", "8"];
+    let mut with_out = args.to_vec();
+    with_out.extend(["--out", out.to_str().unwrap()]);
+    let text = ok(&with_out);
+    let last = text.lines().last().unwrap();
+    let r = json(&out.join("report.json"));
+    let mut want = Vec::new();
+    for op in ["spmv", "spgemm", "ptap"] {
+        let mut best: Option<(u64, &serde_json::Value)> = None;
+        for l in r["levels"].as_array().unwrap() {
+            if let Some(o) = l["ops"].get(op) {
+                let t = o["cost"]["total"].as_f64().unwrap();
+                if best.is_none_or(|(_, b)| t > b["cost"]["total"].as_f64().unwrap()) {
+                    best = Some((l["level"].as_u64().unwrap(), o));
+                }
+            }
+        }
+        let (level, o) = best.unwrap();
+        let cost = &o["cost"];
+        let (name, secs) = [
+            ("max-rate", "max_rate"),
+            ("queue search", "queue_search"),
+            ("contention", "contention"),
+        ]
+        .iter()
+        .map(|(n, k)| (*n, cost[*k].as_f64().unwrap()))
+        .fold(("", f64::MIN), |b, x| if x.1 > b.1 { x } else { b });
+        let share = 100.0 * secs / cost["total"].as_f64().unwrap();
+        want.push(format!("{op} L{level} ({name} {share:.0}% of "));
+    }
+    assert!(last.starts_with("most time: "), "{last}");
+    assert!(
+        last.ends_with("; add --advice to see what would cut it"),
+        "{last}"
+    );
+    for w in &want {
+        assert!(last.contains(w.as_str()), "{w} not in {last}");
+    }
+    let mut advised = args.to_vec();
+    advised.push("--advice");
+    assert!(!ok(&advised).contains("most time: "));
+}

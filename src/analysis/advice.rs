@@ -175,15 +175,7 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
     for (level, op) in hot {
         let now = current.levels[level].op(op).expect("hot ops exist");
         let total = now.cost.total;
-        let (dominant, secs) = (columns.iter())
-            .map(|t| (t, now.cost.seconds(t.column)))
-            .fold((columns[0], f64::MIN), |best, x| {
-                if x.1 > best.1 {
-                    (x.0, x.1)
-                } else {
-                    best
-                }
-            });
+        let (dominant, secs) = now.cost.dominant(&columns);
         let best = (runs.iter())
             .filter_map(|(args, a)| {
                 let o = a.levels.get(level)?.op(op)?;

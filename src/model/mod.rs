@@ -215,6 +215,21 @@ impl Cost {
             .fold(0.0, |sum, c| sum + c.charge.seconds)
     }
 
+    /// Of the report columns `columns` ([`Model::columns`]), the one
+    /// charging most here, and its seconds (the first on a tie).
+    pub fn dominant(&self, columns: &[&'static Term]) -> (&'static Term, f64) {
+        (columns.iter()).map(|t| (*t, self.seconds(t.column))).fold(
+            (columns[0], f64::MIN),
+            |best, x| {
+                if x.1 > best.1 {
+                    x
+                } else {
+                    best
+                }
+            },
+        )
+    }
+
     /// The figure of `term`'s detail `json`, if the model has the term.
     pub fn detail(&self, term: &Term, json: &str) -> Option<Figure> {
         let c = self.terms.iter().find(|c| c.term == term)?;

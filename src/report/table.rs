@@ -36,6 +36,43 @@ fn figure(f: Option<Figure>, seconds_as: impl Fn(f64) -> String) -> String {
 /// `L3 spmv: queue search 61% of 6.9 ms; --strategy node-aware-3
 /// predicts 2.1 ms (3.3x)`.
 pub fn advice(r: &Report) -> String {
+    advice_lines(r)
+}
+
+/// The terminal's last line when `--advice` was not asked for: per
+/// operation the level that costs most and its dominant term, and how to
+/// see what would cut it (`most time: spmv L3 (queue search 72% of 12.35
+/// ms), ...`).
+pub fn pointer(r: &Report) -> String {
+    let columns = r.model.columns();
+    let parts: Vec<String> = (OPS.iter())
+        .filter_map(|&op| {
+            let (level, o) = (r.levels.iter())
+                .filter_map(|l| Some((l.level, l.op(op)?)))
+                .max_by(|a, b| a.1.cost.total.total_cmp(&b.1.cost.total))?;
+            let total = o.cost.total;
+            let (term, secs) = o.cost.dominant(&columns);
+            (total > 0.0).then(|| {
+                let share = 100.0 * secs / total;
+                format!(
+                    "{} L{level} ({} {share:.0}% of {})",
+                    op.name(),
+                    term.legend,
+                    seconds(total)
+                )
+            })
+        })
+        .collect();
+    if parts.is_empty() {
+        return String::new();
+    }
+    format!(
+        "most time: {}; add --advice to see what would cut it\n",
+        parts.join(", ")
+    )
+}
+
+fn advice_lines(r: &Report) -> String {
     let mut s = String::from("What would cut it\n");
     let advice = r.advice.as_deref().unwrap_or_default();
     if advice.is_empty() {
