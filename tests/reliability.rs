@@ -739,8 +739,33 @@ fn suspect_hierarchies_are_warned_about() {
     let err = ok(&amgcomm(d, &["hierarchy", "neg.mtx"]));
     assert!(
         err.contains(
-            "amgcomm: warning: row 0 has diagonal -2 (60 rows have a zero or negative one)"
+            "amgcomm: warning: row 1 (counted from 1, as in the file) has diagonal -2 (60 rows have a zero, negative or missing one)"
         ),
+        "{err}"
+    );
+    // Rows named as the file numbers them (issue 30): row 2 stores a zero
+    // diagonal, row 3 nothing at all; row 4 is fine.
+    let text = "%%MatrixMarket matrix coordinate real general\n4 4 3\n1 1 2\n2 2 0\n4 4 1\n";
+    std::fs::write(d.join("zero.mtx"), text).unwrap();
+    let err = ok(&amgcomm(d, &["hierarchy", "zero.mtx"]));
+    assert!(
+        err.contains("row 2 (counted from 1, as in the file) has diagonal 0 (2 rows have"),
+        "{err}"
+    );
+    let text = "%%MatrixMarket matrix coordinate real general\n4 4 3\n1 1 2\n2 2 1\n4 4 1\n";
+    std::fs::write(d.join("empty.mtx"), text).unwrap();
+    let err = ok(&amgcomm(d, &["hierarchy", "empty.mtx"]));
+    assert!(
+        err.contains(
+            "row 3 (counted from 1, as in the file) is empty: it stores no entry (1 row has a zero"
+        ),
+        "{err}"
+    );
+    // A generator's rows, and a hypre rank file's, are counted from 0.
+    std::fs::write(d.join("H.00000"), "0 2 0 2\n0 0 1\n1 1 -1\n2 2 1\n").unwrap();
+    let err = ok(&amgcomm(d, &["hierarchy", "H"]));
+    assert!(
+        err.contains("row 1 (global index, counted from 0) has diagonal -1"),
         "{err}"
     );
     // Unknown-based strength that finds nothing strong: the setup stops
@@ -765,6 +790,7 @@ fn suspect_hierarchies_are_warned_about() {
         serde_json::from_slice(&std::fs::read(d.join("r.json")).unwrap()).unwrap();
     assert_eq!(r["warnings"][0]["kind"], "diagonal");
     assert_eq!(r["warnings"][0]["row"], 0);
+    assert_eq!(r["warnings"][0]["numbering"], "from-one");
     // A healthy problem has none.
     let err = ok(&amgcomm(d, &["hierarchy", "gen:poisson2d:30"]));
     assert!(!err.contains("warning"), "{err}");

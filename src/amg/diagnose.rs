@@ -10,7 +10,7 @@
 use std::fmt;
 
 use super::{Hierarchy, Options};
-use crate::matrix::Csr;
+use crate::matrix::{Csr, Numbering};
 
 /// A level keeping more than this share of its parent's rows has
 /// stalled.
@@ -32,6 +32,10 @@ pub enum Warning {
         value: f64,
         /// How many rows have one.
         rows: usize,
+        /// That row stores no entry at all.
+        empty: bool,
+        /// How the input numbers its rows (the message names the row so).
+        numbering: Numbering,
     },
     /// A level keeps more than [`SLOW_COARSENING`] of its parent's rows.
     SlowCoarsening {
@@ -58,11 +62,28 @@ pub enum Warning {
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Warning::Diagonal { row, value, rows } => write!(
-                f,
-                "row {row} has diagonal {value} ({rows} rows have a zero or negative one); \
-                 classical AMG expects a positive diagonal, so this hierarchy is degenerate"
-            ),
+            Warning::Diagonal {
+                row,
+                value,
+                rows,
+                empty,
+                numbering,
+            } => {
+                let (n, how) = (numbering.name(*row), numbering.says());
+                match empty {
+                    true => write!(f, "row {n} ({how}) is empty: it stores no entry")?,
+                    false => write!(f, "row {n} ({how}) has diagonal {value}")?,
+                }
+                let (rows, have) = match rows {
+                    1 => ("1 row".to_string(), "has"),
+                    n => (format!("{n} rows"), "have"),
+                };
+                write!(
+                    f,
+                    " ({rows} {have} a zero, negative or missing one); \
+                     classical AMG expects a positive diagonal, so this hierarchy is degenerate"
+                )
+            }
             Warning::SlowCoarsening { level, rows, parent } => write!(
                 f,
                 "level {level} keeps {rows} of level {}'s {parent} rows ({:.0}%): coarsening stalled",
@@ -82,11 +103,12 @@ impl fmt::Display for Warning {
     }
 }
 
-/// The warnings of `h`; `o` when amgcomm built it (a saved hierarchy
-/// has no `max_coarse` to compare with).
-pub fn warnings(h: &Hierarchy, o: Option<&Options>) -> Vec<Warning> {
+/// The warnings of `h`, whose level 0 the input numbers by `numbering`;
+/// `o` when amgcomm built it (a saved hierarchy has no `max_coarse` to
+/// compare with).
+pub fn warnings(h: &Hierarchy, o: Option<&Options>, numbering: Numbering) -> Vec<Warning> {
     let rows: Vec<usize> = h.levels.iter().map(|l| l.a.rows()).collect();
-    of_parts(diagonal(&h.levels[0].a, 0), &rows, o)
+    of_parts(diagonal(&h.levels[0].a, 0, numbering), &rows, o)
 }
 
 /// The warnings of a hierarchy known by parts (a distributed run):
@@ -120,21 +142,23 @@ pub fn of_parts(diagonal: Option<Warning>, rows: &[usize], o: Option<&Options>) 
 
 /// The first row whose diagonal is not positive, and how many there are,
 /// among the rows of `a`, which are global rows `first..` (0 for a whole
-/// matrix).
-pub fn diagonal(a: &Csr, first: usize) -> Option<Warning> {
+/// matrix) numbered by the input as `numbering` says.
+pub fn diagonal(a: &Csr, first: usize, numbering: Numbering) -> Option<Warning> {
     let mut found = None;
     let mut count = 0;
     for (i, row) in a.outer_iterator().enumerate() {
         let d = row.get(first + i).copied().unwrap_or(0.0);
         if d <= 0.0 || d.is_nan() {
             count += 1;
-            found.get_or_insert((first + i, d));
+            found.get_or_insert((first + i, d, row.nnz() == 0));
         }
     }
-    found.map(|(row, value)| Warning::Diagonal {
+    found.map(|(row, value, empty)| Warning::Diagonal {
         row,
         value,
         rows: count,
+        empty,
+        numbering,
     })
 }
 
@@ -142,13 +166,22 @@ pub fn diagonal(a: &Csr, first: usize) -> Option<Warning> {
 /// order, as one: the first row, all rows counted.
 pub fn merge_diagonal(parts: impl IntoIterator<Item = Option<Warning>>) -> Option<Warning> {
     parts.into_iter().flatten().reduce(|a, b| match (a, b) {
-        (Warning::Diagonal { row, value, rows }, Warning::Diagonal { rows: more, .. }) => {
+        (
             Warning::Diagonal {
                 row,
                 value,
-                rows: rows + more,
-            }
-        }
+                rows,
+                empty,
+                numbering,
+            },
+            Warning::Diagonal { rows: more, .. },
+        ) => Warning::Diagonal {
+            row,
+            value,
+            rows: rows + more,
+            empty,
+            numbering,
+        },
         (a, _) => a,
     })
 }
@@ -164,21 +197,24 @@ mod tests {
         let a = Problem::new(Kind::Poisson2d, 20).generate().unwrap().csr;
         let o = Preset::Hypre.options();
         let h = build(&a, &o, &mut |_, _| {}).unwrap();
-        assert_eq!(warnings(&h, Some(&o)), vec![]);
+        assert_eq!(warnings(&h, Some(&o), Numbering::FromZero), vec![]);
         let neg = a.map(|v| -v);
         let h = build(&neg, &o, &mut |_, _| {}).unwrap();
-        let w = warnings(&h, Some(&o));
+        let w = warnings(&h, Some(&o), Numbering::FromOne);
         assert_eq!(
             w[0],
             Warning::Diagonal {
                 row: 0,
                 value: -4.0,
-                rows: 400
+                rows: 400,
+                empty: false,
+                numbering: Numbering::FromOne,
             }
         );
+        // Named as the file numbers it: the first row is row 1.
         assert!(w[0]
             .to_string()
-            .starts_with("row 0 has diagonal -4 (400 rows"));
+            .starts_with("row 1 (counted from 1, as in the file) has diagonal -4 (400 rows"));
     }
 
     #[test]
@@ -191,7 +227,7 @@ mod tests {
         o.strength.num_functions = 4;
         let h = build(&a, &o, &mut |_, _| {}).unwrap();
         assert_eq!(h.levels.len(), 1);
-        let w = warnings(&h, Some(&o));
+        let w = warnings(&h, Some(&o), Numbering::FromZero);
         assert_eq!(
             w,
             vec![Warning::Stopped {

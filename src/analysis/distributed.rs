@@ -341,18 +341,26 @@ fn fetch(s: &Session, sh: &Share, p: &Held, shares: &Shares) -> Ghosts {
 /// Level 0's [`diagnose::diagonal`] warning over every process's rows,
 /// on rank 0 (collective).
 fn diagonal(s: &Session, sh: &Share) -> Option<Warning> {
-    let flat: Vec<u64> = match diagnose::diagonal(sh.a, sh.rows().start) {
-        Some(Warning::Diagonal { row, value, rows }) => {
-            vec![row as u64, value.to_bits(), rows as u64]
-        }
+    // hypre numbers its global rows from 0.
+    let numbering = crate::matrix::Numbering::FromZero;
+    let flat: Vec<u64> = match diagnose::diagonal(sh.a, sh.rows().start, numbering) {
+        Some(Warning::Diagonal {
+            row,
+            value,
+            rows,
+            empty,
+            ..
+        }) => vec![row as u64, value.to_bits(), rows as u64, empty as u64],
         _ => Vec::new(),
     };
     let all = s.gather_v(&flat)?;
-    diagnose::merge_diagonal(all.chunks(3).map(|c| {
+    diagnose::merge_diagonal(all.chunks(4).map(|c| {
         Some(Warning::Diagonal {
             row: c[0] as usize,
             value: f64::from_bits(c[1]),
             rows: c[2] as usize,
+            empty: c[3] == 1,
+            numbering,
         })
     }))
 }

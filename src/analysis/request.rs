@@ -333,6 +333,14 @@ impl Request {
                 check_loaded(&name, a.rows(), a.nnz(), need)?;
                 stages.lap("input");
                 stages.lap("hierarchy");
+                // Saved levels number rows as their format does: Matrix
+                // Market levels from 1, PETSc's and hypre's from 0.
+                let format = levels_io::FolderFormat::of(dir);
+                let from_one = matches!(format, Some(levels_io::FolderFormat::MatrixMarket));
+                let numbering = match from_one {
+                    true => crate::matrix::Numbering::FromOne,
+                    false => crate::matrix::Numbering::FromZero,
+                };
                 return Ok(Loaded {
                     info: Info::of(a),
                     source: format!("levels from {name}"),
@@ -341,6 +349,7 @@ impl Request {
                     built: false,
                     blocks: None,
                     ownership,
+                    numbering,
                 });
             }
             Input::Matrix { spec, permute } => (spec, *permute),
@@ -382,6 +391,10 @@ impl Request {
             stages.lap("mesh partition");
         }
         let ownership = mat.ownership.clone().map(|o| vec![o]);
+        let numbering = match blocks {
+            Some(_) => crate::matrix::Numbering::Renumbered,
+            None => mat.numbering,
+        };
         let h = build(mat, &self.amg, self.preset, progress)?;
         stages.lap("hierarchy");
         Ok(Loaded {
@@ -392,6 +405,7 @@ impl Request {
             built: true,
             blocks,
             ownership,
+            numbering,
         })
     }
 
@@ -420,7 +434,8 @@ impl Request {
             },
             (None, None) => asked,
         };
-        let warnings = amg::diagnose::warnings(h, input.built.then_some(&self.amg));
+        let built = input.built.then_some(&self.amg);
+        let warnings = amg::diagnose::warnings(h, built, input.numbering);
         for w in &warnings {
             progress(Event::Warning(w.to_string()));
         }
@@ -512,7 +527,7 @@ impl Request {
     ) -> Result<(Loaded, Vec<VariantAnalysis>), RequestError> {
         let mut stages = Stages::start();
         let loaded = self.hierarchy(checked, progress, &mut stages)?;
-        for w in amg::diagnose::warnings(&loaded.h, Some(&self.amg)) {
+        for w in amg::diagnose::warnings(&loaded.h, Some(&self.amg), loaded.numbering) {
             progress(Event::Warning(w.to_string()));
         }
         let say = |v: &Variant| progress(Event::Step(format!("variant {}", v.name)));
@@ -584,6 +599,8 @@ pub struct Loaded {
     /// The ranks' rows as the input's files give them: level 0's for a
     /// hypre IJ matrix, every level's for a hypre levels folder.
     pub ownership: Option<Vec<Ownership>>,
+    /// How the input numbers level 0's rows, for warnings.
+    pub numbering: crate::matrix::Numbering,
 }
 
 /// Where measured times came from, and what they lack.

@@ -47,9 +47,10 @@ pub(crate) fn run(args: &HierarchyArgs) -> Result<(), Error> {
     let name = m.name.clone();
     let setup_start = Instant::now();
     let progress = Progress::new();
+    let numbering = m.numbering;
     let h = build(m, &o, args.amg.preset, &|e| progress.event(e))?;
     progress.done();
-    for w in amg::diagnose::warnings(&h, Some(&o)) {
+    for w in amg::diagnose::warnings(&h, Some(&o), numbering) {
         warn(&w);
     }
     let setup = setup_start.elapsed().as_secs_f64();

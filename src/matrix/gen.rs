@@ -230,6 +230,7 @@ impl Problem {
             block_size: self.kind.block_size(),
             csr,
             ownership: None,
+            numbering: crate::matrix::Numbering::FromZero,
         })
     }
 }

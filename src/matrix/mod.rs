@@ -69,6 +69,40 @@ impl Symmetry {
     }
 }
 
+/// How an input numbers its rows, so that a message names a row as the
+/// user finds it in the input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Numbering {
+    /// From 1: a Matrix Market file.
+    FromOne,
+    /// From 0: hypre's and PETSc's global row indices, a generator's rows.
+    #[default]
+    FromZero,
+    /// From 0, of the rows renumbered by amgcomm (`--permute`, MFEM's
+    /// partition): not the input's own.
+    Renumbered,
+}
+
+impl Numbering {
+    /// The input's name of the 0-based row `row`.
+    pub fn name(self, row: usize) -> usize {
+        match self {
+            Numbering::FromOne => row + 1,
+            Numbering::FromZero | Numbering::Renumbered => row,
+        }
+    }
+
+    /// What the number means, for a message.
+    pub fn says(self) -> &'static str {
+        match self {
+            Numbering::FromOne => "counted from 1, as in the file",
+            Numbering::FromZero => "global index, counted from 0",
+            Numbering::Renumbered => "counted from 0, after amgcomm's renumbering",
+        }
+    }
+}
+
 /// A matrix with what is known of where it came from.
 #[derive(Clone, Debug)]
 pub struct Matrix {
@@ -86,6 +120,8 @@ pub struct Matrix {
     /// (per-rank files of a parallel code); `None` for Matrix Market files
     /// and generators.
     pub ownership: Option<Ownership>,
+    /// How the input numbers its rows, for messages.
+    pub numbering: Numbering,
 }
 
 /// Contiguous row blocks of ranks, as a parallel source numbers them:

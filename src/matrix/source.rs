@@ -112,6 +112,7 @@ impl Source {
             let order = permute::random_node_order(nodes, seed);
             m.csr = permute::permute_symmetric(&m.csr, m.block_size, &order);
             m.name = format!("{} --permute {seed}", m.name);
+            m.numbering = super::Numbering::Renumbered;
         }
         Ok(m)
     }

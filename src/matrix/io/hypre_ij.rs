@@ -313,6 +313,7 @@ pub fn read(prefix: &Path, values: Values) -> Result<RankMatrix, ReadError> {
         block_size: 1,
         csr,
         ownership: Some(Ownership { starts: row_starts }),
+        numbering: crate::matrix::Numbering::FromZero,
     };
     Ok(RankMatrix {
         matrix,

@@ -126,7 +126,9 @@ pub fn parse(bytes: &[u8], name: &str, values: Values) -> Result<Matrix, ReadErr
     for i in 0..m {
         let l = int_at(bytes, w, lens + i);
         if l < 0 || l as usize > n {
-            return Err(fail(format!("row {i} has length {l}")));
+            return Err(fail(format!(
+                "row {i} (global index, counted from 0) has length {l}"
+            )));
         }
         sum += l as usize;
     }
@@ -142,7 +144,9 @@ pub fn parse(bytes: &[u8], name: &str, values: Values) -> Result<Matrix, ReadErr
         for _ in 0..l {
             let j = int_at(bytes, w, cols + k);
             if !(0..n as i64).contains(&j) {
-                return Err(fail(format!("row {i}: column {j} out of range 0..{n}")));
+                return Err(fail(format!(
+                    "row {i} (global index, counted from 0): column {j} out of range 0..{n}"
+                )));
             }
             let v = f64::from_be_bytes(
                 bytes[vals_at + 8 * k..vals_at + 8 * k + 8]
@@ -151,7 +155,7 @@ pub fn parse(bytes: &[u8], name: &str, values: Values) -> Result<Matrix, ReadErr
             );
             if values == Values::Finite && !v.is_finite() {
                 return Err(fail(format!(
-                    "row {i}, column {j}: value {v} is not finite"
+                    "row {i}, column {j} (global indices, counted from 0): value {v} is not finite"
                 )));
             }
             t.push(i as u32, j as u32, v);
@@ -166,6 +170,7 @@ pub fn parse(bytes: &[u8], name: &str, values: Values) -> Result<Matrix, ReadErr
         block_size: 1,
         csr,
         ownership: None,
+        numbering: crate::matrix::Numbering::FromZero,
     })
 }
 
@@ -273,7 +278,7 @@ mod tests {
         let mut bad = good.clone();
         bad[4 * 7 + 3] = 9; // row 0's second column index: 9
         assert!(
-            e(&bad).contains("row 0: column 9 out of range 0..3"),
+            e(&bad).contains("row 0 (global index, counted from 0): column 9 out of range 0..3"),
             "{}",
             e(&bad)
         );

@@ -58,6 +58,7 @@ impl Parsed {
             block_size: 1,
             csr: csr::from_triplets(h.rows, h.cols, &self.chunks, h.symmetry),
             ownership: None,
+            numbering: crate::matrix::Numbering::FromOne,
         }
     }
 }
