@@ -3,6 +3,8 @@
 //! is what the solver sees, and at 128 ranks level 0 matches RAPtor's
 //! own Blue Waters output.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -14,6 +16,21 @@ fn amgcomm(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("binary runs")
+}
+
+/// `report` of a run in `dir`, which holds the RAPtor logs the tests
+/// write ([`common::write_logs`]): `args` name them by relative path.
+fn report_in(dir: &Path, args: &[&str]) -> serde_json::Value {
+    common::write_logs(dir);
+    let mut all = args.to_vec();
+    all.extend(["--json", "r.json", "--out", "out"]);
+    let o = Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+        .args(&all)
+        .current_dir(dir)
+        .output()
+        .expect("binary runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap()
 }
 
 fn report(dir: &Path, args: &[&str]) -> serde_json::Value {
@@ -74,7 +91,7 @@ fn at_128_ranks_level_0_is_raptors() {
         "--measured",
         "tests/data/raptor/lin_elas_128_8509518.bw.out",
     ];
-    let r = report(d.path(), &args);
+    let r = report_in(d.path(), &args);
     let l0 = &r["levels"][0];
     assert_eq!(l0["active_processes"], 128);
     let spmv = &l0["ops"]["spmv"];

@@ -8,6 +8,8 @@
 //! `tests/data/README.md`. Rewrite them only for a change of numbers that is
 //! intended, and say so in the commit.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -240,10 +242,18 @@ fn golden(name: &str) -> PathBuf {
 
 /// Runs one case into a fresh folder and returns its JSON report, as
 /// written.
+/// A case that reads a RAPtor log runs in the temporary folder, where the
+/// tests write the logs under the same relative paths
+/// ([`common::write_logs`]); its other inputs are generators.
 fn run(args: &[&str], threads: usize) -> String {
     let d = tempfile::tempdir().unwrap();
     let out = d.path().join("out");
-    let o = Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_amgcomm"));
+    if args.iter().any(|a| a.starts_with("tests/data/raptor/")) {
+        common::write_logs(d.path());
+        cmd.current_dir(d.path());
+    }
+    let o = cmd
         .env("RAYON_NUM_THREADS", threads.to_string())
         .args(args)
         .arg("--out")

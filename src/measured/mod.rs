@@ -24,7 +24,7 @@
 use std::collections::BTreeMap;
 
 mod amgcomm_json;
-mod raptor_log;
+pub mod raptor_log;
 
 use amgcomm_json::parse_json;
 pub use amgcomm_json::{MeasuredFile, MeasuredLevel, FORMAT};
@@ -132,60 +132,6 @@ pub(crate) fn check_seconds(line: Option<usize>, s: f64) -> Result<(), MeasuredE
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn file(name: &str) -> String {
-        std::fs::read_to_string(format!("tests/data/raptor/{name}")).unwrap()
-    }
-
-    #[test]
-    fn reads_the_two_blue_waters_runs() {
-        let a = parse(&file("lin_elas_128_8509518.bw.out")).unwrap();
-        assert_eq!(a.format, "raptor");
-        assert_eq!(a.depth(), 7);
-        assert!((0..7).all(|l| a.get(l, Op::Spmv).is_some() && a.get(l, Op::Spgemm).is_some()));
-        let x0 = a.get(0, Op::Spmv).unwrap();
-        assert_eq!(x0.seconds, 1.193471e-04);
-        assert_eq!(
-            (x0.max_msgs, x0.bytes, x0.active_processes),
-            (Some(19), Some(840144), Some(128))
-        );
-        let p1 = a.get(1, Op::Spgemm).unwrap();
-        assert_eq!((p1.seconds, p1.bytes), (9.002438e-01, Some(6066560)));
-        assert_eq!(a.get(6, Op::Spmv).unwrap().seconds, 1.813231e-04);
-        assert_eq!(a.get(6, Op::Spmv).unwrap().active_processes, Some(85));
-        assert_eq!(a.max_active(), Some(128));
-        // The second run was killed after "Level 5": five levels stand.
-        let b = parse(&file("lin_elas_128_8509542.bw.out")).unwrap();
-        assert_eq!(b.depth(), 5);
-        assert_eq!(b.get(4, Op::Spmv).unwrap().seconds, 2.064631e-04);
-        assert_eq!(b.get(4, Op::Spgemm).unwrap().seconds, 1.368048e-03);
-        assert!(b.get(5, Op::Spmv).is_none());
-    }
-
-    #[test]
-    fn malformed_files_name_the_line() {
-        let good = file("lin_elas_128_8509518.bw.out");
-        let e = parse(&good.replacen("Comm Time: 1.193471e-04", "Comm Time: fast", 1)).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "line 68: 'Comm Time' has value 'fast', not a number"
-        );
-        let e = parse(&good.replacen("Level 1", "Level one", 1)).unwrap_err();
-        assert!(
-            e.to_string().ends_with("'Level one': expected Level N"),
-            "{e}"
-        );
-        let e = parse(&good.replacen("Comm Time: 1.455723e+00", "Comm Time: -1", 1)).unwrap_err();
-        assert!(e.to_string().contains("-1 s is not a measurement"), "{e}");
-        let e = parse("A*x\nComm Time: 1\n").unwrap_err();
-        assert_eq!(e.to_string(), "line 1: 'A*x' before any 'Level N' line");
-        let e = parse("hello\nworld\n").unwrap_err();
-        assert!(e.to_string().starts_with("no measured level"), "{e}");
-        // A block without its Comm Time is not measured.
-        let cut = "Level 0\nA*x\nMax Num Msgs: 3\nComm Time: 2e-5\nLevel 1\nA*x\nMax Num Msgs: 4\n";
-        let m = parse(cut).unwrap();
-        assert_eq!(m.depth(), 1);
-    }
 
     #[test]
     fn reads_the_json_schema() {

@@ -128,3 +128,60 @@ pub(super) fn parse_raptor(text: &str) -> Result<Measured, MeasuredError> {
         levels,
     })
 }
+
+/// One `A*P:` or `A*x` block as RAPtor prints it: what [`write`] writes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Printed {
+    /// Its `Level N`.
+    pub level: usize,
+    /// `Spgemm` for `A*P:`, `Spmv` for `A*x`.
+    pub op: Op,
+    /// `Max Num Msgs`.
+    pub max_msgs: u64,
+    /// `Total Bytes`.
+    pub total_bytes: u64,
+    /// `Num Active Processes`.
+    pub active_processes: u64,
+    /// `Comm Time`, as the text RAPtor printed (`1.193471e-04`).
+    pub comm_time: String,
+}
+
+/// Text in RAPtor's format for `blocks` (in order): a batch system's
+/// prologue, the benchmark's title, each level's `Level N` line and its
+/// blocks, each with the counts RAPtor prints besides (by protocol and
+/// locality, byte-hops; zeros here, amgcomm does not read them), then
+/// `tail` (a killed run's last `Level N` and the batch system's
+/// epilogue). For tests and fixtures of the reader: the project commits
+/// no log RAPtor printed.
+pub fn write(blocks: &[Printed], tail: &str) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::from(
+        "----------------------------------------\nBegin Torque Prologue\n\
+         Job name:\t\tlin_elas_128\nEnd Torque Prologue:  0.100 elapsed\n\
+         ----------------------------------------\n\n\nLinear Elasticity\n",
+    );
+    let mut level = None;
+    for b in blocks {
+        if level != Some(b.level) {
+            let _ = writeln!(s, "Level {}", b.level);
+            level = Some(b.level);
+        }
+        s += match b.op {
+            Op::Spgemm => "A*P:\n",
+            _ => "A*x\n",
+        };
+        let _ = writeln!(s, "Max Num Msgs: {}", b.max_msgs);
+        let _ = writeln!(s, "Total Bytes = {}", b.total_bytes);
+        for place in ["", " Node", " Socket"] {
+            for what in ["Num", "Size"] {
+                for proto in ["Short", "Eager", "Rend"] {
+                    let _ = writeln!(s, "{what} {proto}{place}: 0");
+                }
+            }
+        }
+        s += "Byte Hops = 0\nWorst Byte Hops = 0\n";
+        let _ = writeln!(s, "Num Active Processes: {}", b.active_processes);
+        let _ = writeln!(s, "Comm Time: {}", b.comm_time);
+    }
+    s + tail
+}

@@ -1,0 +1,56 @@
+//! What several test files share: RAPtor's Blue Waters logs, written by
+//! the tests from the figures of `tests/data/raptor/lin_elas_128.csv` (the
+//! project commits no log RAPtor printed).
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use amgcomm::comm::Op;
+use amgcomm::measured::raptor_log::{write, Printed};
+
+/// The run that printed every level (7, the coarsest without `A*P`).
+pub const RUN: &str = "8509518";
+/// The run killed after printing `Level 5`.
+pub const KILLED: &str = "8509542";
+
+/// The blocks of `run` in the table, in order.
+pub fn blocks(run: &str) -> Vec<Printed> {
+    let text = std::fs::read_to_string("tests/data/raptor/lin_elas_128.csv").unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("run,"))
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|f| f[0] == run)
+        .map(|f| Printed {
+            level: f[1].parse().unwrap(),
+            op: if f[2] == "spmv" { Op::Spmv } else { Op::Spgemm },
+            max_msgs: f[3].parse().unwrap(),
+            total_bytes: f[4].parse().unwrap(),
+            active_processes: f[5].parse().unwrap(),
+            comm_time: f[6].to_string(),
+        })
+        .collect()
+}
+
+/// `run`'s log in RAPtor's format: the killed run ends on its last
+/// `Level 5` and the batch system's report of the kill.
+pub fn log(run: &str) -> String {
+    let tail = match run {
+        KILLED => "Level 5\nApplication 66270251 exit codes: 139\nApplication 66270251 exit signals: Killed\n",
+        _ => "Application 66270168 resources: utime ~38208s, stime ~5964s\n",
+    };
+    write(&blocks(run), tail)
+}
+
+/// Writes both logs as `dir/tests/data/raptor/lin_elas_128_<run>.bw.out`
+/// (the names the commands in the README use) and returns that relative
+/// path of `run`'s, for commands run in `dir`.
+pub fn write_logs(dir: &Path) -> [PathBuf; 2] {
+    let folder = dir.join("tests/data/raptor");
+    std::fs::create_dir_all(&folder).unwrap();
+    [RUN, KILLED].map(|run| {
+        let name = format!("lin_elas_128_{run}.bw.out");
+        std::fs::write(folder.join(&name), log(run)).unwrap();
+        Path::new("tests/data/raptor").join(name)
+    })
+}
