@@ -80,6 +80,12 @@ with open("neg.mtx", "w") as f:
             f.write(f"{i + 1} {i} 1\n")
 EOF
 case_ "negative diagonal"          "$BIN" hierarchy neg.mtx
+# Rows named as the input numbers them (issue 30): row 2 stores a zero
+# diagonal, row 3 of the other file nothing at all.
+printf '%%%%MatrixMarket matrix coordinate real general\n4 4 3\n1 1 2\n2 2 0\n4 4 1\n' > zero.mtx
+case_ "zero diagonal in row 2 (1-based)" "$BIN" hierarchy zero.mtx
+printf '%%%%MatrixMarket matrix coordinate real general\n4 4 3\n1 1 2\n2 2 1\n4 4 1\n' > hole.mtx
+case_ "empty row 3 (1-based)"        "$BIN" hierarchy hole.mtx
 case_ "setup that stops at level 0" "$BIN" hierarchy gen:poisson2d:22 --num-functions 4
 case_ "--levels-from DIR --theta"  "$BIN" analyze --levels-from lv --theta 0.5
 case_ "--spy /nonexistent/x.png"   "$BIN" info m.mtx --spy /nonexistent/x.png
