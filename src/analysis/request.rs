@@ -168,6 +168,29 @@ impl Request {
         Ok(files.map(|f| f.len()))
     }
 
+    /// The ranks that wrote the input (`written_by`, [`Request::input_ranks`])
+    /// are the machine's, as the files are the partition; the message
+    /// offers a partition of one's own when `repartition` is possible.
+    pub fn check_input_ranks(
+        &self,
+        written_by: Option<usize>,
+        repartition: bool,
+    ) -> Result<(), RequestError> {
+        let (m, ranks) = (&self.machine, self.machine.ranks());
+        let Some(k) = written_by.filter(|&k| k != ranks) else {
+            return Ok(());
+        };
+        let or = if repartition {
+            ", or request.partition to repartition"
+        } else {
+            ""
+        };
+        Err(RequestError::Field(format!(
+            "the input was written by {k} ranks ({k} rank files), the machine has {} nodes x {} ppn = {ranks}; give request.nodes and request.ppn to match{or}",
+            m.nodes, m.ppn
+        )))
+    }
+
     /// Everything that can be checked before any input is read: the
     /// fields, the outputs against the inputs and what they would
     /// replace ([`Plan`]), the input's rank count against the machine,
@@ -193,13 +216,8 @@ impl Request {
         // Files written per rank are the partition unless one is given
         // (or variants give theirs): as many ranks as the machine has.
         let own = self.partition.is_none() && self.variants.is_empty();
-        if let (Some(k), true) = (self.input_ranks()?, own) {
-            if k != ranks {
-                return Err(RequestError::Field(format!(
-                    "the input was written by {k} ranks ({k} rank files), the machine has {} nodes x {} ppn = {ranks}; give request.nodes and request.ppn to match, or request.partition to repartition",
-                    m.nodes, m.ppn
-                )));
-            }
+        if own {
+            self.check_input_ranks(self.input_ranks()?, true)?;
         }
         let measured = match &self.measured {
             Some(path) => Some(read_measured(path, ranks)?),

@@ -19,17 +19,11 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
     let asked = || {
         let request = args.request()?;
         let levels = inputs(&request, s.size)?;
-        let (m, ranks) = (&request.machine, request.machine.ranks());
-        // Rank 0 lists the rank files; the rest learn a failure.
-        let written_by = match s.rank {
-            0 => request.input_ranks()?,
-            _ => None,
-        };
-        if let Some(k) = written_by.filter(|&k| k != ranks) {
-            return Err(Error::Usage(format!(
-                "the input was written by {k} ranks ({k} rank files), the machine has {} nodes x {} ppn = {ranks}; give --nodes and --ppn to match",
-                m.nodes, m.ppn
-            )));
+        let ranks = request.machine.ranks();
+        // Rank 0 lists the rank files; the rest learn a failure. Under
+        // mpirun the files are the partition: no other is offered.
+        if s.rank == 0 {
+            request.check_input_ranks(request.input_ranks()?, false)?;
         }
         // Rank 0 alone writes, and reads the measured file.
         let mut measured = None;
