@@ -16,11 +16,8 @@ fn machine(nodes: usize, ppn: usize, sockets: usize) -> Machine {
         nodes,
         ppn,
         sockets_per_node: sockets,
-        localities: None,
-        network: amgcomm::machine::network::Spec::box3d(2),
         placement: Placement::Smp,
-        params: amgcomm::machine::Params::bluewaters(),
-        calibration: None,
+        ..Machine::bluewaters()
     }
 }
 

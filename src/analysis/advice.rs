@@ -71,6 +71,7 @@ fn alternatives(s: &Setup) -> Vec<(Vec<String>, Variant)> {
         partition: s.fine.clone(),
         strategy: s.options.strategy,
         placement: Some(s.machine.placement),
+        allocation: Some(s.machine.allocation),
         coarse: s.coarse,
     };
     let mut out = Vec::new();
@@ -124,6 +125,15 @@ fn alternatives(s: &Setup) -> Vec<(Vec<String>, Variant)> {
             };
             add("--placement", crate::value_name(&p), v);
         }
+    }
+    // A job scattered over the machine: what a packed one would save
+    // (a scheduler's contiguous or topology-aware request).
+    if !s.machine.allocation.is_contiguous() {
+        let v = Variant {
+            allocation: Some(crate::machine::Allocation::Contiguous),
+            ..run.clone()
+        };
+        add("--allocation", "contiguous".into(), v);
     }
     // Coarse rows the input's files place stay there.
     let coarse = match s.coarse {

@@ -1,5 +1,6 @@
 //! One hierarchy, several ways to run it: each [`Variant`] sets the fine
-//! partition, the coarse rule, the placement and the strategy, and is
+//! partition, the coarse rule, the placement, the allocation's nodes on
+//! the machine and the strategy, and is
 //! analysed like `analyze` does (spmv and spgemm; ptap is the same under
 //! every strategy and is left out).
 
@@ -8,7 +9,7 @@ use clap::ValueEnum;
 use super::{analyze, Analysis, AnalysisError, Options};
 use crate::amg::Hierarchy;
 use crate::comm::node_aware::Strategy;
-use crate::machine::{Machine, Placement};
+use crate::machine::{Allocation, Machine, Placement};
 use crate::model::Model;
 use crate::partition::methods::MethodOptions;
 use crate::partition::{CoarseRule, Fine, Layout, PartitionError};
@@ -24,6 +25,8 @@ pub struct Variant {
     pub strategy: Strategy,
     /// Placement, if not the machine's.
     pub placement: Option<Placement>,
+    /// The allocation's nodes on the machine, if not the machine's.
+    pub allocation: Option<Allocation>,
     /// Coarse levels (default `inherit`).
     pub coarse: CoarseRule,
 }
@@ -36,7 +39,7 @@ pub enum VariantError {
     NotKeyValue(String),
     /// A key that is not one of the four.
     #[error(
-        "request.variants: unknown key '{0}' (known: partition, strategy, placement, coarse-partition)"
+        "request.variants: unknown key '{0}' (known: partition, strategy, placement, allocation, coarse-partition)"
     )]
     UnknownKey(String),
     /// A value its key does not take.
@@ -75,7 +78,8 @@ fn value<T: ValueEnum>(key: &'static str, v: &str) -> Result<T, VariantError> {
 
 /// Variants separated by `;`, each a `,`-separated list of `key=value`
 /// with keys `partition` (a method or a file, which must exist),
-/// `strategy`, `placement` (`random` with seed 0), `coarse-partition`.
+/// `strategy`, `placement` (`random` with seed 0), `allocation`
+/// (`contiguous`, `random` or `random:SEED`), `coarse-partition`.
 pub fn parse_variants(spec: &str) -> Result<Vec<Variant>, VariantError> {
     let mut out = Vec::new();
     for v in spec.split(';').map(str::trim).filter(|v| !v.is_empty()) {
@@ -84,6 +88,7 @@ pub fn parse_variants(spec: &str) -> Result<Vec<Variant>, VariantError> {
             partition: Fine::Method(crate::partition::methods::Method::Contiguous),
             strategy: Strategy::Standard,
             placement: None,
+            allocation: None,
             coarse: CoarseRule::Inherit,
         };
         for kv in v.split(',').map(str::trim) {
@@ -108,6 +113,22 @@ pub fn parse_variants(spec: &str) -> Result<Vec<Variant>, VariantError> {
                 }
                 "strategy" => var.strategy = value("strategy", val)?,
                 "placement" => var.placement = Some(value("placement", val)?),
+                "allocation" => {
+                    let (name, seed) = match val.split_once(':') {
+                        Some((n, s)) => (n, Some(s)),
+                        None => (val, None),
+                    };
+                    let a: Allocation = value("allocation", name)?;
+                    let seed = match seed {
+                        None => 0,
+                        Some(s) => s.parse().map_err(|_| VariantError::UnknownValue {
+                            key: "allocation",
+                            value: val.to_string(),
+                            known: "contiguous, random, random:SEED".into(),
+                        })?,
+                    };
+                    var.allocation = Some(a.with_seed(seed));
+                }
                 "coarse-partition" => var.coarse = value("coarse-partition", val)?,
                 other => return Err(VariantError::UnknownKey(other.to_string())),
             }
@@ -118,6 +139,16 @@ pub fn parse_variants(spec: &str) -> Result<Vec<Variant>, VariantError> {
         return Err(VariantError::Empty);
     }
     Ok(out)
+}
+
+impl Variant {
+    /// `base` with this variant's placement and allocation.
+    pub fn machine(&self, base: &Machine) -> Machine {
+        let mut m = base.clone();
+        m.placement = self.placement.unwrap_or(m.placement);
+        m.allocation = self.allocation.unwrap_or(m.allocation);
+        m
+    }
 }
 
 /// A variant and what it gives.
@@ -176,10 +207,7 @@ pub(crate) fn analyze_variant(
     o: &Options,
     methods: &MethodOptions,
 ) -> Result<Analysis, CompareError> {
-    let mut m = base.clone();
-    if let Some(p) = v.placement {
-        m.placement = p;
-    }
+    let m = v.machine(base);
     let fine = v.partition.partition(&h.levels[0].a, &m, methods)?;
     let layout = Layout::new(h, fine, v.coarse);
     let o = Options {
@@ -201,12 +229,17 @@ mod tests {
         assert_eq!(v[0].name, "partition=metis,strategy=node-aware-3");
         assert_eq!(v[0].strategy, Strategy::NodeAware3);
         assert_eq!(v[1].placement, Some(Placement::Random { seed: 0 }));
+        let v = parse_variants("allocation=contiguous;allocation=random:7").unwrap();
+        assert_eq!(v[0].allocation, Some(Allocation::Contiguous));
+        assert_eq!(v[1].allocation, Some(Allocation::Random { seed: 7 }));
         let e = |s: &str| parse_variants(s).unwrap_err().to_string();
         assert_eq!(
             e("strategy=teleport"),
             "request.variants: unknown strategy 'teleport' (known: standard, node-aware-2, node-aware-3)"
         );
         assert!(e("colour=red").contains("unknown key 'colour'"));
+        assert!(e("allocation=random:x").contains("random:SEED"));
+        assert!(e("allocation=packed").contains("(known: contiguous, random)"));
         assert!(e("partition=nowhere.part").contains("neither a method"));
         assert!(e("metis").contains("'metis' is not key=value"));
         assert_eq!(e(" ; "), "request.variants: no variant given");

@@ -213,6 +213,11 @@ impl Request {
         }
         let mesh = self.mesh(source.as_ref())?;
         self.plan()?;
+        for v in &self.variants {
+            v.machine(m)
+                .validate()
+                .map_err(|e| RequestError::Field(format!("request.variants '{}': {e}", v.name)))?;
+        }
         // Files written per rank are the partition unless one is given
         // (or variants give theirs): as many ranks as the machine has.
         let own = self.partition.is_none() && self.variants.is_empty();

@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 
 use super::Error;
 use crate::analysis::Request;
-use crate::machine::{Machine, Placement};
+use crate::machine::{Allocation, Machine, Placement};
 use crate::partition::methods::{Method, MethodOptions, Objective};
 use crate::partition::{CoarseRule, Fine};
 
@@ -32,6 +32,14 @@ pub(crate) struct MachineArgs {
     /// Seed of --placement random.
     #[arg(long, default_value_t = 0)]
     placement_seed: u64,
+    /// Which of the machine's nodes the job gets, when its network names
+    /// the whole machine (torus3d dims, dragonfly groups, fattree
+    /// switches); default contiguous.
+    #[arg(long, value_enum)]
+    allocation: Option<Allocation>,
+    /// Seed of --allocation random.
+    #[arg(long, default_value_t = 0)]
+    allocation_seed: u64,
 }
 
 impl MachineArgs {
@@ -47,8 +55,9 @@ impl MachineArgs {
     /// The machine with the overrides applied and checked.
     pub(crate) fn resolve(&self) -> Result<Machine, Error> {
         let placement = self.placement.map(|p| p.with_seed(self.placement_seed));
+        let allocation = self.allocation.map(|a| a.with_seed(self.allocation_seed));
         let m = Machine::named_or_file(&self.machine)?;
-        Ok(m.allocated(self.nodes, self.ppn, placement)?)
+        Ok(m.allocated(self.nodes, self.ppn, placement, allocation)?)
     }
 }
 

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 pub use calibration::{Calibration, Fit};
 pub use locality::{Domain, Locality};
-pub use network::Network;
+pub use network::{Allocation, Network};
 pub use params::{CopyRates, LogGP, PackTable, Params, ProtocolRates, Rate};
 pub use placement::Placement;
 pub use places::Places;
@@ -56,6 +56,9 @@ pub struct Machine {
     pub network: network::Spec,
     /// Which node each rank runs on.
     pub placement: Placement,
+    /// Which machine nodes the allocation's nodes are, when the network
+    /// names a larger machine.
+    pub allocation: Allocation,
     /// Cost-model parameters; Blue Waters' when the file gives none.
     pub params: Params,
     /// How the parameters were measured, for a file `amgcomm calibrate`
@@ -81,6 +84,8 @@ struct MachineFile {
     network: Option<network::Spec>,
     #[serde(default = "default_placement")]
     placement: Placement,
+    #[serde(default, skip_serializing_if = "Allocation::is_contiguous")]
+    allocation: Allocation,
     #[serde(default = "Params::bluewaters")]
     params: Params,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -111,6 +116,7 @@ impl TryFrom<MachineFile> for Machine {
             localities: f.localities,
             network,
             placement: f.placement,
+            allocation: f.allocation,
             params: f.params,
             calibration: f.calibration,
         };
@@ -134,6 +140,7 @@ impl From<Machine> for MachineFile {
             nodes_per_router: boxed.then(|| m.network.nodes_per_switch()),
             network: (!boxed).then_some(m.network),
             placement: m.placement,
+            allocation: m.allocation,
             params: m.params,
             calibration: m.calibration,
         }
@@ -207,6 +214,7 @@ impl Machine {
             localities: None,
             network: network::Spec::box3d(2),
             placement: Placement::Smp,
+            allocation: Allocation::Contiguous,
             params: Params::bluewaters(),
             calibration: None,
         }
@@ -251,7 +259,7 @@ impl Machine {
                 self.ppn, self.sockets_per_node
             )));
         }
-        self.network.wire(self.nodes)?;
+        self.network.wire(self.nodes, self.allocation)?;
         self.check_domains()?;
         self.params.validate()?;
         let names = self.localities();
@@ -281,13 +289,15 @@ impl Machine {
         Ok(())
     }
 
-    /// This machine with the allocation's `nodes`, ranks per node `ppn`
-    /// and `placement` (each `None` keeps the machine's), checked.
+    /// This machine with the allocation's `nodes`, ranks per node `ppn`,
+    /// `placement` and `allocation` on the machine's nodes (each `None`
+    /// keeps the machine's), checked.
     pub fn allocated(
         mut self,
         nodes: Option<usize>,
         ppn: Option<usize>,
         placement: Option<Placement>,
+        allocation: Option<Allocation>,
     ) -> Result<Machine, MachineError> {
         for (field, v) in [("request.nodes", nodes), ("request.ppn", ppn)] {
             if v == Some(0) {
@@ -298,6 +308,7 @@ impl Machine {
         self.nodes = nodes.unwrap_or(self.nodes);
         self.ppn = ppn.unwrap_or(self.ppn);
         self.placement = placement.unwrap_or(self.placement);
+        self.allocation = allocation.unwrap_or(self.allocation);
         if let Some(ppn) = ppn.filter(|p| !p.is_multiple_of(self.sockets_per_node)) {
             return Err(MachineError::Allocation(format!(
                 "request.ppn {ppn}: not divisible by the {} sockets per node of {}",
@@ -321,7 +332,7 @@ impl Machine {
     /// On a machine that [`Machine::validate`] refuses.
     pub fn network(&self) -> Box<dyn Network> {
         self.network
-            .wire(self.nodes)
+            .wire(self.nodes, self.allocation)
             .unwrap_or_else(|e| panic!("machine {}: {e} (validate it first)", self.name))
     }
 }

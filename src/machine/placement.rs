@@ -72,14 +72,14 @@ impl Placement {
 /// Feistel network on the smallest even number of bits covering `n`, with
 /// cycle walking back into range. O(1) per call, and invertible.
 #[derive(Clone, Copy, Debug)]
-struct Shuffle {
+pub(crate) struct Shuffle {
     n: u64,
     half: u32,
     seed: u64,
 }
 
 impl Shuffle {
-    fn new(n: usize, seed: u64) -> Shuffle {
+    pub(crate) fn new(n: usize, seed: u64) -> Shuffle {
         let bits = (usize::BITS - n.saturating_sub(1).leading_zeros()).max(2);
         Shuffle {
             n: n as u64,
@@ -114,7 +114,7 @@ impl Shuffle {
         (l << self.half) | r
     }
 
-    fn apply(&self, x: usize) -> usize {
+    pub(crate) fn apply(&self, x: usize) -> usize {
         let mut y = self.forward(x as u64);
         while y >= self.n {
             y = self.forward(y);

@@ -232,6 +232,7 @@ impl Setup {
             localities: None,
             network: self.network.clone(),
             placement: self.placement,
+            allocation: crate::machine::Allocation::Contiguous,
             params,
             calibration: None,
         }
@@ -598,12 +599,13 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
             let max_rate = r.alpha + a * bytes / rate;
             let pairs = patterns.iter().find(|(name, _)| *name == s.pattern);
             let max_link = || {
-                let mut load = vec![0u64; net.links()];
-                for &(a, b) in pairs.map_or(&[][..], |(_, p)| p) {
-                    let per_pair = s.bytes * setup.ppn as u64;
-                    net.route(a, b, &mut |l| load[l] += per_pair);
-                }
-                load.into_iter().max().unwrap_or(0)
+                let per_pair = s.bytes * setup.ppn as u64;
+                let traffic: Vec<(u32, u32, u64)> = pairs
+                    .map_or(&[][..], |(_, p)| p)
+                    .iter()
+                    .map(|&(a, b)| (a as u32, b as u32, per_pair))
+                    .collect();
+                net.loads(&traffic).into_iter().fold(0.0, f64::max)
             };
             let t = Traffic {
                 bytes: s.bytes * s.messages,

@@ -18,6 +18,7 @@ pub static KIND: Kind = Kind {
     about: "routers in the most cube-like box, Manhattan hops, dimension-order routes (Blue Waters' Gemini)",
     fields: &["nodes_per_switch"],
     build,
+    size: |_| None,
     nodes_per_switch: |f| positive(f, "nodes_per_switch").unwrap_or(1),
 };
 

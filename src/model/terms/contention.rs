@@ -1,6 +1,9 @@
-//! `contention`: EuroMPI'18 eqs. 5 and 7, `delta h^3 B / routers`, `B`
-//! the bytes of all network messages and `h` their byte-weighted mean
-//! hops. Equal to the paper's `2 h^3 b ppn` with `b = B / P`.
+//! `contention`: the network's own measure. On `box3d`, EuroMPI'18 eqs.
+//! 5 and 7, `delta h^3 B / routers`, `B` the bytes of all network
+//! messages and `h` their byte-weighted mean hops (the paper's
+//! `2 h^3 b ppn` with `b = B / P`). On `torus3d`, `dragonfly` and
+//! `fattree`, `delta l` with `l` the bytes on the busiest directed link
+//! under the network's routes (README, "Networks").
 
 use super::{Charge, Slot, Term};
 use crate::machine::network::Traffic;
@@ -10,7 +13,7 @@ use crate::model::Exchange;
 pub static TERM: Term = Term {
     name: "contention",
     aliases: &[],
-    about: "delta h^3 B / routers, B the network bytes, h their mean hops (eqs. 5, 7)",
+    about: "box3d: delta h^3 B / routers, B the network bytes, h their mean hops (eqs. 5, 7); other networks: delta x bytes on the busiest link",
     slot: Slot::Extra,
     column: "contention",
     header: "contention",
@@ -20,10 +23,10 @@ pub static TERM: Term = Term {
 };
 
 /// The network's own measure ([`crate::machine::Network::contention`]):
-/// on Blue Waters' box, eqs. 5 and 7.
+/// on Blue Waters' box, eqs. 5 and 7; elsewhere the busiest link.
 fn charge(x: &Exchange) -> Charge {
     let s = x.summary;
-    let max_link = || super::routed::link_loads(x.pattern, x.places).max_link_bytes;
+    let max_link = || super::routed::link_loads(x.pattern, x.places).peak;
     let t = Traffic {
         bytes: s.bytes.inter_node,
         avg_hops: s.avg_hops,

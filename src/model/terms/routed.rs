@@ -1,10 +1,11 @@
 //! `routed`: routed link loads. Every network message is routed over the
-//! network ([`crate::machine::Places::route`]; on Blue Waters' box in
-//! dimension order) and
-//! its bytes are added to each directed link it crosses. The busiest link
-//! bounds the time the network needs: `delta * max_link_bytes`, beside
-//! EuroMPI'18's estimate `delta * h^3 * B / routers` (eq. 7), which spreads
-//! the bytes evenly.
+//! network ([`crate::machine::Network::loads`]: on Blue Waters' box in
+//! dimension order, on a dragonfly minimally or adaptively, on a fat tree
+//! shared by a subtree's cables) and its bytes are added to each directed
+//! link it crosses. The busiest link bounds the time the network needs:
+//! `delta * max_link_bytes`, beside EuroMPI'18's estimate
+//! `delta * h^3 * B / routers` (eq. 7), which spreads the bytes evenly.
+//! On networks other than `box3d` the contention term is this charge.
 
 use serde::Serialize;
 
@@ -17,7 +18,7 @@ use crate::model::Exchange;
 pub static TERM: Term = Term {
     name: "routed",
     aliases: &[],
-    about: "delta x bytes on the busiest directed link under dimension-order routing",
+    about: "delta x bytes on the busiest directed link under the network's routes",
     slot: Slot::Extra,
     column: "routed",
     header: "routed",
@@ -33,33 +34,40 @@ pub static TERM: Term = Term {
 fn charge(x: &Exchange) -> Charge {
     let loads = link_loads(x.pattern, x.places);
     Charge {
-        seconds: x.machine.params.delta * loads.max_link_bytes as f64,
+        seconds: x.machine.params.delta * loads.peak,
         details: vec![Figure::Peak(loads.max_link_bytes)],
     }
 }
 
-/// What the directed links of the router box carry.
+/// What the directed links of the network carry.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct LinkLoads {
-    /// Bytes on the busiest directed link.
+    /// Bytes on the busiest directed link, rounded to a byte.
     pub max_link_bytes: u64,
+    /// The same, unrounded (a link's share of a spread message).
+    #[serde(skip)]
+    pub peak: f64,
     /// Directed links that carry any bytes.
     pub links_used: usize,
-    /// Bytes summed over links (`byte_hops` of the pattern).
-    pub link_bytes: u64,
+    /// Bytes summed over links (`byte_hops` of the pattern where every
+    /// link is one cable and every message takes one route).
+    pub link_bytes: f64,
 }
 
-/// Loads of the directed links under dimension-order routing.
+/// Loads of the directed links under the network's routes.
 pub fn link_loads(pat: &Pattern, places: &Places) -> LinkLoads {
-    let mut load = vec![0u64; places.links()];
-    for msg in &pat.messages {
-        if places.node_of(msg.from) != places.node_of(msg.to) {
-            places.route(msg.from, msg.to, |link| load[link] += msg.bytes);
-        }
-    }
+    let traffic: Vec<(u32, u32, u64)> = pat
+        .messages
+        .iter()
+        .filter(|m| places.node_of(m.from) != places.node_of(m.to))
+        .map(|m| (places.node_of(m.from), places.node_of(m.to), m.bytes))
+        .collect();
+    let load = places.network().loads(&traffic);
+    let peak = load.iter().copied().fold(0.0, f64::max);
     LinkLoads {
-        max_link_bytes: load.iter().copied().max().unwrap_or(0),
-        links_used: load.iter().filter(|&&x| x > 0).count(),
+        max_link_bytes: peak.round() as u64,
+        peak,
+        links_used: load.iter().filter(|&&x| x > 0.0).count(),
         link_bytes: load.iter().sum(),
     }
 }
@@ -116,7 +124,7 @@ mod tests {
         let l = link_loads(&pattern(&sends), &places);
         assert_eq!(l.max_link_bytes, 800);
         assert_eq!(l.links_used, 3);
-        assert_eq!(l.link_bytes, 400 + 800 + 400);
+        assert_eq!(l.link_bytes, (400 + 800 + 400) as f64);
     }
 
     #[test]
@@ -134,7 +142,7 @@ mod tests {
         let l = link_loads(&pattern(&[(0, 12, 200), (4, 8, 100), (1, 5, 50)]), &places);
         assert_eq!(l.max_link_bytes, 250);
         assert_eq!(l.links_used, 4);
-        assert_eq!(l.link_bytes, 2 * 200 + 2 * 100 + 50);
+        assert_eq!(l.link_bytes, (2 * 200 + 2 * 100 + 50) as f64);
         // Messages on one router, or between ranks of one node, load nothing.
         let local = link_loads(&pattern(&[(0, 3, 1000)]), &places);
         assert_eq!(local.max_link_bytes, 0);
