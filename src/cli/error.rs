@@ -54,6 +54,9 @@ pub(crate) enum Error {
     /// Measurements that do not make a machine.
     #[error("calibrate: {0}")]
     Calibrate(#[from] crate::measure::calibrate::FitError),
+    /// BenchPress outputs or a table of medians that do not read.
+    #[error(transparent)]
+    Bench(#[from] crate::measure::benchpress::BenchError),
     /// Saved patterns that cannot be replayed.
     #[error(transparent)]
     Replay(#[from] crate::measure::replay::ReplayError),

@@ -1,4 +1,7 @@
-//! `amgcomm machine show|calibrate-pack` and `amgcomm models reproduce`.
+//! `amgcomm machine show|fit|calibrate-pack` and `amgcomm models
+//! reproduce`.
+
+use std::path::PathBuf;
 
 use clap::Subcommand;
 
@@ -9,14 +12,31 @@ use crate::report::{pretty_json as json, text};
 
 #[derive(Subcommand, Debug)]
 pub(crate) enum MachineCommand {
-    /// Print a machine (bluewaters, or a JSON file) with its parameters;
+    /// Print a machine (a preset: bluewaters, lassen, summit, frontier;
+    /// or a JSON file) with its parameters and where each comes from;
     /// --json gives a file to edit and pass back with --machine FILE.json.
     Show {
-        /// bluewaters or FILE.json.
+        /// A preset or FILE.json.
         machine: String,
         /// Print the machine file instead of the table.
         #[arg(long)]
         json: bool,
+    },
+    /// Fit a preset's measured parameters (Table 1's alpha and R_b per
+    /// locality and protocol, the thresholds, R_N) again, with
+    /// calibrate's fits, from the BenchPress outputs they came from or
+    /// from a table of their medians; prints the preset's machine file.
+    Fit {
+        /// lassen, summit or frontier.
+        preset: String,
+        /// A folder of the preset's BenchPress outputs (as
+        /// ../shared/reference/lassen/), or a table of medians
+        /// (--write-table's).
+        from: PathBuf,
+        /// Also write the medians as a table (the project's CSV, naming
+        /// its source).
+        #[arg(long, value_name = "FILE")]
+        write_table: Option<PathBuf>,
     },
     /// Measure log3P's pack cost (l_mw: gathering a message from k runs,
     /// less a contiguous copy) on this computer over message sizes and run
@@ -50,6 +70,32 @@ pub(crate) fn machine(c: MachineCommand) -> Result<(), Error> {
         MachineCommand::Show { machine, json: j } => {
             let m = Machine::named_or_file(&machine)?;
             emit(&if j { json(&m) } else { text::machine(&m) })
+        }
+        MachineCommand::Fit {
+            preset,
+            from,
+            write_table,
+        } => {
+            use crate::measure::benchpress;
+            if benchpress::Runs::of(&preset).is_none() {
+                let known: Vec<&str> = benchpress::RUNS.iter().map(|r| r.preset).collect();
+                return Err(Error::Usage(format!(
+                    "machine fit {preset}: no BenchPress runs to fit it from (presets: {})",
+                    known.join(", ")
+                )));
+            }
+            let mut plan = crate::output::Plan::new();
+            plan.input(&from);
+            if let Some(t) = &write_table {
+                plan.file("--write-table", t)?;
+            }
+            let (m, source, medians) = benchpress::refit(&preset, &from)?;
+            if let Some(t) = &write_table {
+                let text = benchpress::write_table(&source, &medians);
+                crate::output::write_atomically(t, |p| std::fs::write(p, &text))
+                    .map_err(Error::write(t))?;
+            }
+            emit(&json(&m))
         }
         MachineCommand::CalibratePack {
             machine,

@@ -64,3 +64,16 @@ pub struct Fit {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<[u64; 2]>,
 }
+
+/// Where one parameter of a machine comes from (a preset's
+/// `provenance`): a measured file and its fit, a published figure, or
+/// "assumed" with the reason.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// `nodes`, `ppn`, `network.groups`, `socket.short`, `gamma`, ... or
+    /// `note`.
+    pub parameter: String,
+    /// `fitted: ...`, `published: ...` or `assumed: ...`.
+    pub source: String,
+}

@@ -21,13 +21,14 @@ pub mod network;
 mod params;
 mod placement;
 mod places;
+pub mod presets;
 mod protocol;
 
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-pub use calibration::{Calibration, Fit};
+pub use calibration::{Calibration, Fit, Source};
 pub use locality::{Domain, Locality};
 pub use network::{Allocation, Network};
 pub use params::{CopyRates, LogGP, PackTable, Params, ProtocolRates, Rate};
@@ -64,6 +65,9 @@ pub struct Machine {
     /// How the parameters were measured, for a file `amgcomm calibrate`
     /// wrote.
     pub calibration: Option<Calibration>,
+    /// Where each parameter comes from (the presets: a measured file and
+    /// its fit, a published figure, or an assumption and its reason).
+    pub provenance: Vec<Source>,
 }
 
 /// [`Machine`] as a file holds it: `nodes_per_router` (a `box3d`, as
@@ -90,6 +94,8 @@ struct MachineFile {
     params: Params,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     calibration: Option<Calibration>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    provenance: Vec<Source>,
 }
 
 impl TryFrom<MachineFile> for Machine {
@@ -119,6 +125,7 @@ impl TryFrom<MachineFile> for Machine {
             allocation: f.allocation,
             params: f.params,
             calibration: f.calibration,
+            provenance: f.provenance,
         };
         // Parameters in the classes' order, whatever the file's.
         let names = m.localities();
@@ -143,6 +150,7 @@ impl From<Machine> for MachineFile {
             allocation: m.allocation,
             params: m.params,
             calibration: m.calibration,
+            provenance: m.provenance,
         }
     }
 }
@@ -168,7 +176,9 @@ impl From<&str> for Invalid {
 #[derive(Debug, thiserror::Error)]
 pub enum MachineError {
     /// `--machine FILE` names no file.
-    #[error("request.machine {path}: no such file (built in: bluewaters)")]
+    #[error(
+        "request.machine {path}: no such file (built in: bluewaters, lassen, summit, frontier)"
+    )]
     NotFound {
         /// The file given.
         path: String,
@@ -217,13 +227,15 @@ impl Machine {
             allocation: Allocation::Contiguous,
             params: Params::bluewaters(),
             calibration: None,
+            provenance: Vec::new(),
         }
     }
 
-    /// `bluewaters`, or a JSON file with the fields of [`Machine`].
+    /// A preset ([`presets::names`]), or a JSON file with the fields of
+    /// [`Machine`].
     pub fn named_or_file(spec: &str) -> Result<Machine, MachineError> {
-        if spec == "bluewaters" {
-            return Ok(Machine::bluewaters());
+        if let Some(m) = presets::preset(spec) {
+            return Ok(m);
         }
         let path = Path::new(spec);
         // A description with measured tables is a few kilobytes.
@@ -319,6 +331,17 @@ impl Machine {
         self.validate()
             .map_err(|problem| MachineError::Invalid { context, problem })?;
         Ok(self)
+    }
+
+    /// Where each parameter comes from: the file's `provenance`, or for
+    /// Blue Waters the paper's.
+    pub fn provenance_or_default(&self) -> Vec<Source> {
+        let bw = Machine::bluewaters();
+        let is_bw = self.name == bw.name && self.params == bw.params && self.network == bw.network;
+        if self.provenance.is_empty() && is_bw {
+            return presets::bluewaters_provenance();
+        }
+        self.provenance.clone()
     }
 
     /// `P = nodes * ppn`.
@@ -439,7 +462,7 @@ mod tests {
         let e = Machine::named_or_file("no-such.json").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "request.machine no-such.json: no such file (built in: bluewaters)"
+            "request.machine no-such.json: no such file (built in: bluewaters, lassen, summit, frontier)"
         );
     }
 }

@@ -235,6 +235,7 @@ impl Setup {
             allocation: crate::machine::Allocation::Contiguous,
             params,
             calibration: None,
+            provenance: Vec::new(),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! The measured side: what `amgcomm calibrate` and `amgcomm replay` run
 //! under MPI, and everything about it that needs no MPI.
 //!
+//! - [`benchpress`]: presets' parameters from BenchPress's published
+//!   microbenchmarks, with their provenance;
 //! - [`fit`]: least squares and the paper's parameter fits;
 //! - [`calibrate`]: the calibration's schedule, raw samples (CSV) and the
 //!   machine file fitted from them;
@@ -9,6 +11,7 @@
 //! - `mpi` (feature `mpi`): the experiments and the replay with real MPI
 //!   (rsmpi).
 
+pub mod benchpress;
 pub mod calibrate;
 pub mod fit;
 #[cfg(feature = "mpi")]

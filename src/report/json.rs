@@ -88,6 +88,8 @@ impl Serialize for MachineJson<'_> {
         let Value::Object(mut map) = serde_json::to_value(m).map_err(S::Error::custom)? else {
             return Err(S::Error::custom("a machine serialises as an object"));
         };
+        // Where the parameters come from is `machine show`'s.
+        map.remove("provenance");
         let net = m.network();
         let shape = net.shape();
         map.insert("ranks".into(), self.ranks.into());

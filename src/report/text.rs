@@ -8,13 +8,14 @@ use crate::model::reproduce::Case;
 pub fn machine(m: &Machine) -> String {
     let p = &m.params;
     let mut s = format!(
-        "{}: {} nodes x {} ppn ({} ranks), {} sockets per node, {} placement\nnetwork: {}\n",
+        "{}: {} nodes x {} ppn ({} ranks), {} sockets per node, {} placement, {} allocation\nnetwork: {}\n",
         m.name,
         m.nodes,
         m.ppn,
         m.ranks(),
         m.sockets_per_node,
         m.placement,
+        m.allocation,
         m.network().describe()
     );
     s += &format!(
@@ -68,6 +69,13 @@ pub fn machine(m: &Machine) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    let prov = m.provenance_or_default();
+    if !prov.is_empty() {
+        s += "\nprovenance:\n";
+        for p in prov {
+            s += &format!("  {}: {}\n", p.parameter, p.source);
+        }
+    }
     s
 }
 

@@ -236,7 +236,7 @@ impl Serialize for Spec {
 impl<'de> Deserialize<'de> for Spec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Spec, D::Error> {
         let mut fields = Map::deserialize(d)?;
-        let kind = match fields.remove("kind") {
+        let kind = match fields.shift_remove("kind") {
             Some(Value::String(k)) => k,
             _ => return Err(D::Error::custom("network needs \"kind\", a string")),
         };

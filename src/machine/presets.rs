@@ -1,0 +1,124 @@
+//! The built-in machines, `--machine NAME`: Blue Waters (EuroMPI'18's),
+//! and today's Lassen, Summit and Frontier. A preset is a machine file in
+//! `machines/presets/` compiled in, every parameter with its provenance
+//! (`amgcomm machine show NAME`); `amgcomm machine fit NAME` refits its
+//! measured parameters and prints the file again.
+
+use super::{Machine, Source};
+
+/// Name and machine file of each preset besides `bluewaters`.
+static FILES: &[(&str, &str)] = &[
+    ("lassen", include_str!("../../machines/presets/lassen.json")),
+    ("summit", include_str!("../../machines/presets/summit.json")),
+    (
+        "frontier",
+        include_str!("../../machines/presets/frontier.json"),
+    ),
+];
+
+/// Every preset's name, `bluewaters` first.
+pub fn names() -> Vec<&'static str> {
+    std::iter::once("bluewaters")
+        .chain(FILES.iter().map(|f| f.0))
+        .collect()
+}
+
+/// The preset `name`, if there is one.
+pub fn preset(name: &str) -> Option<Machine> {
+    if name == "bluewaters" {
+        return Some(Machine::bluewaters());
+    }
+    let (_, text) = FILES.iter().find(|f| f.0 == name)?;
+    let m: Machine = serde_json::from_str(text)
+        .unwrap_or_else(|e| panic!("preset {name} does not read: {e} (a test checks them)"));
+    Some(m)
+}
+
+/// Blue Waters' provenance: the EuroMPI'18 paper and MODEL.md.
+pub(crate) fn bluewaters_provenance() -> Vec<Source> {
+    let s = |parameter: &str, source: &str| Source {
+        parameter: parameter.into(),
+        source: source.into(),
+    };
+    vec![
+        s("nodes, ppn", "published: the EuroMPI'18 runs, 512 nodes x 16 ranks (Bienz, Gropp, Olson, EuroMPI'18, sec. 5)"),
+        s("sockets_per_node", "published: two Interlagos sockets per Cray XE6 node"),
+        s("network", "published: Gemini, 2 nodes per router, routers in a 3D torus; the allocation's routers as the most cube-like box (MODEL.md 'Virtual machine')"),
+        s("eager_threshold, rendezvous_threshold", "published: 500 and 8000 bytes (EuroMPI'18, sec. 3; MODEL.md)"),
+        s("socket.*, node.*, network.*", "published: EuroMPI'18 Table 1"),
+        s("r_n, gamma, delta", "published: EuroMPI'18 (R_N eq. 2, gamma eq. 3, delta eq. 7), MODEL.md 'Costs'"),
+        s("pack_per_run, pack_rate", "assumed: amgcomm's defaults for the pack term (the socket rendezvous rate)"),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every preset reads and validates, names its network, and gives
+    /// the provenance of every field of its file and every parameter.
+    #[test]
+    fn presets_are_valid_and_every_parameter_names_its_source() {
+        for name in names() {
+            let m = preset(name).unwrap();
+            m.validate().unwrap();
+            assert_eq!(m.name, name);
+            let prov = m.provenance_or_default();
+            let named = |p: &str| {
+                prov.iter().any(|s| {
+                    s.parameter
+                        .split(", ")
+                        .any(|x| x == p || x.strip_suffix(".*").is_some_and(|c| p.starts_with(c)))
+                })
+            };
+            let mut wanted: Vec<String> =
+                vec!["nodes".into(), "ppn".into(), "sockets_per_node".into()];
+            wanted.extend(
+                [
+                    "r_n",
+                    "gamma",
+                    "delta",
+                    "eager_threshold",
+                    "rendezvous_threshold",
+                ]
+                .map(String::from),
+            );
+            for (class, _) in &m.params.rates.0 {
+                for p in ["short", "eager", "rend"] {
+                    wanted.push(format!("{class}.{p}"));
+                }
+            }
+            if name != "bluewaters" {
+                for f in m.network.fields.keys() {
+                    wanted.push(format!("network.{f}"));
+                }
+                wanted.push("network.kind".into());
+            }
+            for w in wanted {
+                assert!(
+                    named(&w) || (name == "bluewaters" && w.starts_with("network")),
+                    "{name}: {w}"
+                );
+            }
+            for s in &prov {
+                let ok = [
+                    "fitted to the measurements: ",
+                    "published: ",
+                    "published for ",
+                    "assumed: ",
+                    "derived ",
+                ]
+                .iter()
+                .any(|p| s.source.starts_with(p))
+                    || s.parameter.starts_with("note");
+                assert!(
+                    ok,
+                    "{name}: {} has no kind of source: {}",
+                    s.parameter, s.source
+                );
+            }
+        }
+        assert_eq!(names(), ["bluewaters", "lassen", "summit", "frontier"]);
+        assert!(preset("perlmutter").is_none());
+    }
+}

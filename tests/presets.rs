@@ -1,0 +1,494 @@
+//! Machine presets (issue 27): each one's measured parameters refit from
+//! the committed table of BenchPress medians (tests/data/presets/, the
+//! project's own format naming its source) to exactly the preset's
+//! file; the BenchPress readers by hand and against hostile files; the
+//! networks driving analyze and compare from a machine file.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use amgcomm::machine::presets;
+use amgcomm::machine::{Locality, Machine};
+use amgcomm::measure::benchpress::{self, Layout};
+use amgcomm::measure::calibrate::Experiment;
+
+fn amgcomm(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("binary runs")
+}
+
+fn data(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/presets")
+        .join(name)
+}
+
+/// One line `amgcomm: ...` with `code`, naming every needle.
+fn refused(o: &Output, code: i32, needles: &[&str]) {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(code), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("amgcomm: "), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("Error("),
+        "{err}"
+    );
+    for n in needles {
+        assert!(err.contains(n), "'{n}' not in {err}");
+    }
+}
+
+#[test]
+fn a_refit_from_the_table_gives_each_preset() {
+    for name in ["lassen", "summit", "frontier"] {
+        let table = data(&format!("{name}.csv"));
+        let (m, source, medians) = benchpress::refit(name, &table).unwrap();
+        let preset = presets::preset(name).unwrap();
+        assert_eq!(m.params, preset.params, "{name}");
+        assert_eq!(m.provenance, preset.provenance, "{name}");
+        assert!(
+            source[0].contains("BenchPress"),
+            "{name}: the table names its source"
+        );
+        // 18 sizes per measured class; Lassen and Summit also R_N's 40
+        // sender counts.
+        let pp = medians
+            .iter()
+            .filter(|m| matches!(m.experiment, Experiment::PingPong(_)))
+            .count();
+        let inj = medians.len() - pp;
+        let classes = if name == "frontier" { 2 } else { 3 };
+        assert_eq!(
+            (pp, inj),
+            (18 * classes, if name == "frontier" { 0 } else { 40 })
+        );
+    }
+    // The published Summit reference values (../shared/reference/summit
+    // README: min of 3, median over pairs; on-socket 4 B 0.48 us, off-node
+    // 512 KiB 51.0 us) are the table's.
+    let (_, summit) =
+        benchpress::read_table(&std::fs::read_to_string(data("summit.csv")).unwrap()).unwrap();
+    let at = |l: Locality, bytes: u64| {
+        summit
+            .iter()
+            .find(|m| m.experiment == Experiment::PingPong(l) && m.bytes == bytes)
+            .unwrap()
+            .seconds
+    };
+    assert!((at(Locality::SOCKET, 4) * 1e6 - 0.48).abs() < 0.005);
+    assert!((at(Locality::NETWORK, 524288) * 1e6 - 51.0).abs() < 0.05);
+    assert!((at(Locality::NODE, 65536) * 1e6 - 15.9).abs() < 0.05);
+}
+
+#[test]
+fn the_cli_refits_a_preset_and_shows_its_provenance() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = data("lassen.csv");
+    let o = amgcomm(
+        dir.path(),
+        &["machine", "fit", "lassen", table.to_str().unwrap()],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let m: Machine = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(m, presets::preset("lassen").unwrap());
+    let o = amgcomm(dir.path(), &["machine", "show", "frontier"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("dragonfly, 74 groups x 32 switches, 4 nodes per switch"),
+        "{text}"
+    );
+    assert!(
+        text.contains("provenance:\n  measurements: published: BenchPress"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  r_n: published: 4 Slingshot-11 NICs"),
+        "{text}"
+    );
+    let o = amgcomm(dir.path(), &["machine", "show", "bluewaters"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("EuroMPI'18 Table 1"));
+    // A preset without BenchPress runs, before anything is read.
+    let o = amgcomm(dir.path(), &["machine", "fit", "bluewaters", "nowhere"]);
+    refused(
+        &o,
+        2,
+        &[
+            "machine fit bluewaters: no BenchPress runs",
+            "lassen, summit, frontier",
+        ],
+    );
+    // The table is not overwritten by --write-table.
+    let copy = dir.path().join("t.csv");
+    std::fs::copy(&table, &copy).unwrap();
+    let o = amgcomm(
+        dir.path(),
+        &[
+            "machine",
+            "fit",
+            "lassen",
+            "t.csv",
+            "--write-table",
+            "t.csv",
+        ],
+    );
+    refused(&o, 2, &["--write-table"]);
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        std::fs::read(&table).unwrap()
+    );
+}
+
+/// Ping-pong outputs written here in BenchPress's format: 2 nodes of 2
+/// ranks on 2 sockets, two runs. Medians by hand.
+#[test]
+fn medians_by_hand() {
+    let row = |a: usize, b: usize, t: f64| {
+        let v: Vec<String> = (0..18)
+            .map(|i| format!("{:e}", t * (1 + i) as f64))
+            .collect();
+        format!("CPU {a} and CPU {b}:\t{}\t\n", v.join("\t"))
+    };
+    let run = |scale: f64| {
+        let mut s = String::from("Warning: a line before\nProfiling Standard CPU Ping-Pongs:\n");
+        s += &row(0, 1, 1e-6 * scale); // node
+        s += &row(0, 2, 3e-6 * scale); // network
+        s += &row(0, 3, 5e-6);
+        s += &row(1, 2, 4e-6);
+        s += &row(1, 3, 2e-6 * scale);
+        s += "\nProfiling GPU Ping-Pongs\nGPU on rank 0 and GPU on rank 1:\t1e-5\n";
+        s
+    };
+    let runs = [
+        benchpress::ping_pong(&run(1.0)).unwrap(),
+        benchpress::ping_pong(&run(0.5)).unwrap(),
+    ];
+    assert_eq!(runs[0].len(), 5);
+    let m = benchpress::medians(&runs, &[], Layout { ppn: 2, sockets: 2 }).unwrap();
+    // Node class: pair (0, 1), min of 1 and 0.5 us at size 0.
+    let node = m
+        .iter()
+        .find(|x| x.experiment == Experiment::PingPong(Locality::NODE))
+        .unwrap();
+    assert_eq!((node.bytes, node.seconds, node.count), (4, 0.5e-6, 1));
+    // Network: mins 1.5, 5, 4, 1 us: median 2.75 us.
+    let net = m
+        .iter()
+        .find(|x| x.experiment == Experiment::PingPong(Locality::NETWORK))
+        .unwrap();
+    assert_eq!(net.count, 4);
+    assert!((net.seconds - 2.75e-6).abs() < 1e-18);
+    // The last size is 512 KiB, 18 times the first size's time.
+    let last = m
+        .iter()
+        .rfind(|x| x.experiment == Experiment::PingPong(Locality::NETWORK))
+        .unwrap();
+    assert_eq!(last.bytes, 512 * 1024);
+    assert!((last.seconds - 18.0 * 2.75e-6).abs() < 1e-15);
+    // Runs with other pairs do not mix.
+    let other =
+        benchpress::ping_pong(&run(1.0).replace("CPU 1 and CPU 3", "CPU 1 and CPU 0")).unwrap();
+    let e = benchpress::medians(
+        &[runs[0].clone(), other],
+        &[],
+        Layout { ppn: 2, sockets: 2 },
+    );
+    assert!(e.unwrap_err().0.contains("other rank pairs"));
+    // The table reads back as written.
+    let text = benchpress::write_table(&["by hand".into()], &m);
+    let (source, back) = benchpress::read_table(&text).unwrap();
+    assert_eq!((source, back), (vec!["by hand".to_string()], m));
+}
+
+/// The same hostile inputs as the other readers: empty, binary, cut
+/// rows, non-numbers, NaN, negative and huge values, a missing section,
+/// a file too large; each one line, exit 1, through `machine fit`.
+#[test]
+fn hostile_benchpress_files_and_tables_are_one_line() {
+    let good_row = |a: usize, b: usize| {
+        let v: Vec<String> = (0..18)
+            .map(|i| format!("{:e}", 1e-6 * (1 + i) as f64))
+            .collect();
+        format!("CPU {a} and CPU {b}:\t{}\n", v.join("\t"))
+    };
+    let header = "Profiling Standard CPU Ping-Pongs:\n";
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "empty",
+            Vec::new(),
+            "no 'Profiling Standard CPU Ping-Pongs:' rows",
+        ),
+        (
+            "binary",
+            vec![0xff, 0x00, 0x13, 0x37, 0xfe],
+            "not valid text",
+        ),
+        (
+            "no section",
+            b"CPU 0 and CPU 1:\t1e-6\n".to_vec(),
+            "no 'Profiling Standard",
+        ),
+        (
+            "cut row",
+            format!("{header}CPU 0 and CPU 1:\t1e-6\t2e-6\n").into_bytes(),
+            "2 times, 18 expected",
+        ),
+        (
+            "word",
+            format!("{header}{}", good_row(0, 1).replace("2e-6", "fast")).into_bytes(),
+            "'fast' is not a time",
+        ),
+        (
+            "nan",
+            format!("{header}{}", good_row(0, 1).replace("2e-6", "NaN")).into_bytes(),
+            "'NaN' is not a time",
+        ),
+        (
+            "negative",
+            format!("{header}{}", good_row(0, 1).replace("2e-6", "-2e-6")).into_bytes(),
+            "'-2e-6' is not a time",
+        ),
+        (
+            "huge",
+            format!("{header}{}", good_row(0, 1).replace("2e-6", "1e300")).into_bytes(),
+            "'1e300' is not a time",
+        ),
+        (
+            "no pair",
+            format!("{header}CPU zero and one:\t1e-6\n").into_bytes(),
+            "not 'CPU a and CPU b:'",
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (what, bytes, needle) in &cases {
+        let folder = dir.path().join(what.replace(' ', "_"));
+        std::fs::create_dir(&folder).unwrap();
+        // Tioga's runs: the frontier preset reads ping_pong.0.out and .2.out.
+        std::fs::write(folder.join("ping_pong.0.out"), bytes).unwrap();
+        std::fs::write(folder.join("ping_pong.2.out"), bytes).unwrap();
+        let o = amgcomm(
+            dir.path(),
+            &["machine", "fit", "frontier", folder.to_str().unwrap()],
+        );
+        refused(&o, 1, &["ping_pong.0.out", needle]);
+    }
+    // A missing file names itself.
+    let o = amgcomm(
+        dir.path(),
+        &["machine", "fit", "frontier", dir.path().to_str().unwrap()],
+    );
+    refused(&o, 1, &["ping_pong.0.out", "no such file"]);
+    // Too large a file is refused before it is read.
+    let big = dir.path().join("big");
+    std::fs::create_dir(&big).unwrap();
+    let f = std::fs::File::create(big.join("ping_pong.0.out")).unwrap();
+    f.set_len(65 << 20).unwrap();
+    let o = amgcomm(
+        dir.path(),
+        &["machine", "fit", "frontier", big.to_str().unwrap()],
+    );
+    refused(&o, 1, &["ping_pong.0.out", "larger than"]);
+    // Tables: a wrong header, a cut line, a bad class, a bad count.
+    let table = std::fs::read_to_string(data("frontier.csv")).unwrap();
+    for (what, text, needle) in [
+        (
+            "header",
+            table.replace("experiment,locality", "exp,loc"),
+            "expected the header",
+        ),
+        (
+            "cut",
+            format!("{table}pingpong,socket,4\n"),
+            "3 fields, 6 expected",
+        ),
+        (
+            "class",
+            table.replacen("pingpong,socket", "pingpong,rack", 1),
+            "'pingpong,rack' is not a measurement",
+        ),
+        (
+            "count",
+            table.replacen(",1,", ",-1,", 1),
+            "'-1' is not a count",
+        ),
+        ("empty", String::new(), "no medians"),
+    ] {
+        let f = dir.path().join(format!("{what}.csv"));
+        std::fs::write(&f, text).unwrap();
+        let o = amgcomm(
+            dir.path(),
+            &["machine", "fit", "frontier", f.to_str().unwrap()],
+        );
+        refused(&o, 1, &[&format!("{what}.csv"), needle]);
+    }
+}
+
+/// A machine file with each network drives analyze and compare; the
+/// report's machine object and header name the network and its size.
+#[test]
+fn machine_files_with_each_network_drive_analyze_and_compare() {
+    let dir = tempfile::tempdir().unwrap();
+    let networks = [
+        (
+            "torus3d",
+            r#"{"kind": "torus3d", "nodes_per_switch": 2, "dims": [2, 2, 2]}"#,
+            "torus3d [2, 2, 2]",
+        ),
+        (
+            "dragonfly",
+            r#"{"kind": "dragonfly", "nodes_per_switch": 1, "switches_per_group": 2, "links_between_groups": 1, "groups": 6, "routing": "adaptive"}"#,
+            "dragonfly, 6 groups x 2 switches",
+        ),
+        (
+            "fattree",
+            r#"{"kind": "fattree", "nodes_per_switch": 2, "fanout": [2], "taper": [2, 1], "switches": 8}"#,
+            "fattree, 8 leaf switches of 2 nodes",
+        ),
+    ];
+    for (kind, network, header) in networks {
+        let file = dir.path().join(format!("{kind}.json"));
+        std::fs::write(
+            &file,
+            format!(r#"{{"name": "{kind}", "nodes": 8, "ppn": 4, "sockets_per_node": 2, "network": {network}}}"#),
+        )
+        .unwrap();
+        let out = format!("r-{kind}");
+        let o = amgcomm(
+            dir.path(),
+            &[
+                "analyze",
+                "gen:poisson2d:40",
+                "--machine",
+                file.to_str().unwrap(),
+                "--nodes",
+                "6",
+                "--out",
+                &out,
+            ],
+        );
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{kind}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(text.contains(header), "{kind}: {text}");
+        let report: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(dir.path().join(&out).join("report.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(report["machine"]["network"]["kind"], kind);
+        assert!(
+            report["machine"]["network"]["switches"].as_u64().unwrap() >= 3,
+            "{kind}"
+        );
+        let level0 = &report["levels"][0]["ops"]["spmv"];
+        assert!(
+            level0["cost"]["contention"].as_f64().unwrap() > 0.0,
+            "{kind}: {level0}"
+        );
+        // Scattered over the whole machine and packed, side by side.
+        let o = amgcomm(
+            dir.path(),
+            &[
+                "compare",
+                "gen:poisson2d:40",
+                "--machine",
+                file.to_str().unwrap(),
+                "--nodes",
+                "6",
+                "--variants",
+                "allocation=contiguous;allocation=random:3",
+                "--out",
+                &format!("c-{kind}"),
+            ],
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{kind}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(String::from_utf8_lossy(&o.stdout).contains("allocation=random:3"));
+    }
+}
+
+/// A malformed network object is one line, exit 2, before any input is
+/// read (the input named here does not exist).
+#[test]
+fn malformed_networks_are_refused_before_the_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("m.json");
+    for (network, needle) in [
+        (
+            r#"{"kind": "hypercube", "nodes_per_switch": 1}"#,
+            "\"hypercube\" is not a network (networks: box3d, torus3d, dragonfly, fattree)",
+        ),
+        (
+            r#"{"kind": "dragonfly", "nodes_per_switch": 1, "switches_per_group": 0, "links_between_groups": 1}"#,
+            "switches_per_group must be a whole number from 1",
+        ),
+        (
+            r#"{"kind": "torus3d", "nodes_per_switch": 1, "dims": [2, 2, 1]}"#,
+            "8 nodes do not fit the torus3d machine's 4 nodes",
+        ),
+        (
+            r#"{"kind": "fattree", "nodes_per_switch": 2, "fanout": [0]}"#,
+            "fanout must hold whole numbers from 1",
+        ),
+        (
+            r#"{"kind": "fattree", "nodes_per_switch": 2, "fanout": [2], "taper": [0.5, 1]}"#,
+            "taper must list 2 numbers from 1",
+        ),
+        (
+            r#"{"kind": "torus3d", "nodes_per_switch": 1, "dims": [2, 2, 2], "wrap": false}"#,
+            "torus3d has no field \"wrap\"",
+        ),
+    ] {
+        std::fs::write(
+            &file,
+            format!(r#"{{"name": "m", "nodes": 8, "ppn": 2, "sockets_per_node": 1, "network": {network}}}"#),
+        )
+        .unwrap();
+        let o = amgcomm(
+            dir.path(),
+            &["analyze", "missing.mtx", "--machine", "m.json"],
+        );
+        refused(&o, 2, &[needle]);
+    }
+    // A random allocation on Blue Waters' box, which names no machine.
+    let o = amgcomm(
+        dir.path(),
+        &["analyze", "missing.mtx", "--allocation", "random"],
+    );
+    refused(
+        &o,
+        2,
+        &["allocation random: the box3d network does not name the whole machine"],
+    );
+    // Frontier holds 9472 nodes.
+    let o = amgcomm(
+        dir.path(),
+        &[
+            "analyze",
+            "missing.mtx",
+            "--machine",
+            "frontier",
+            "--nodes",
+            "9473",
+        ],
+    );
+    refused(
+        &o,
+        2,
+        &["9473 nodes do not fit the dragonfly machine's 9472 nodes"],
+    );
+}
