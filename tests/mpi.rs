@@ -206,6 +206,74 @@ fn calibrate_on_virtual_nodes_fits_network_injection_and_contention() {
     assert!(csv.lines().any(|r| r.starts_with("injection,network")));
 }
 
+/// `--like`: the network of a preset (Frontier's dragonfly, whose 3
+/// nodes hang off one switch: every contention pattern has 0 hops) or
+/// of a machine file (a ring of 3 switches, where they do not), and
+/// delta fitted against that network's measure.
+#[test]
+fn calibrate_like_a_machine_takes_its_network() {
+    let d = tempfile::tempdir().unwrap();
+    let (_, out) = calibrate(d.path(), "like", 6, &["--ppn", "2", "--like", "frontier"]);
+    let m = check_machine(&out, 3, 2);
+    assert_eq!(
+        m.network,
+        amgcomm::machine::presets::preset("frontier")
+            .unwrap()
+            .network
+    );
+    let cal = m.calibration.unwrap();
+    let said = cal
+        .fits
+        .iter()
+        .map(|f| f.method.clone())
+        .chain(cal.not_measured.clone())
+        .find(|t| t.contains("delta"))
+        .unwrap_or_default();
+    assert!(
+        said.contains("the busiest link of the dragonfly"),
+        "{cal:?}"
+    );
+    let ring = d.path().join("ring.json");
+    std::fs::write(
+        &ring,
+        r#"{"name": "ring", "nodes": 3, "ppn": 2, "sockets_per_node": 1, "network": {"kind": "torus3d", "nodes_per_switch": 1, "dims": [3, 1, 1]}}"#,
+    )
+    .unwrap();
+    let (_, out) = calibrate(
+        d.path(),
+        "ring",
+        6,
+        &["--ppn", "2", "--like", ring.to_str().unwrap()],
+    );
+    let m = check_machine(&out, 3, 2);
+    assert_eq!(m.network.kind.name, "torus3d");
+    let cal = m.calibration.unwrap();
+    assert!(
+        cal.fits
+            .iter()
+            .any(|f| f.parameter == "delta" && f.method.contains("busiest link of the torus3d"))
+            || cal
+                .not_measured
+                .iter()
+                .any(|n| n.contains("busiest link of the torus3d")),
+        "{cal:?}"
+    );
+    // --like and --nodes-per-router do not go together (clap, exit 2).
+    let o = Command::new(BIN)
+        .args([
+            "calibrate",
+            "--out",
+            "x.json",
+            "--like",
+            "frontier",
+            "--nodes-per-router",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+}
+
 #[test]
 fn calibrate_needs_two_ranks() {
     let d = tempfile::tempdir().unwrap();

@@ -32,10 +32,15 @@ pub(crate) struct CalibrateArgs {
     /// hwloc's tools (hwloc-calc, hwloc-bind), else 1.
     #[arg(long)]
     sockets: Option<usize>,
-    /// Nodes sharing one router, for the hops of the contention fit (2 on
-    /// Blue Waters' Gemini).
-    #[arg(long, default_value_t = 1)]
+    /// Nodes sharing one router of a box3d network, for the hops of the
+    /// contention fit (2 on Blue Waters' Gemini).
+    #[arg(long, default_value_t = 1, conflicts_with = "like")]
     nodes_per_router: usize,
+    /// Take the network from a preset (frontier, lassen, ...) or a
+    /// machine file, and fit delta against its contention measure (the
+    /// busiest link under its routes) instead of a box3d's.
+    #[arg(long, value_name = "NAME|FILE")]
+    like: Option<String>,
     /// Smallest eager message in bytes, instead of the break found in
     /// the ping-pong curves (give both thresholds).
     #[arg(long, requires = "rendezvous_threshold", value_name = "BYTES")]
@@ -93,24 +98,13 @@ mod with_mpi {
                     "calibrate needs at least 2 ranks: run it under mpirun -n 2 (or more)".into(),
                 ));
             }
-            if !(4096..=1 << 30).contains(&a.max_bytes) {
-                return Err(Error::Usage(format!(
-                    "--max-bytes {}: choose between 4096 and 1073741824",
-                    a.max_bytes
-                )));
-            }
-            if let (Some(e), Some(r)) = (a.eager_threshold, a.rendezvous_threshold) {
-                if e > r {
-                    return Err(Error::Usage(format!(
-                        "--eager-threshold {e} is above --rendezvous-threshold {r}"
-                    )));
-                }
-            }
-            if a.nodes_per_router == 0 || a.ppn == Some(0) || a.sockets == Some(0) {
-                return Err(Error::Usage(
-                    "--nodes-per-router, --ppn and --sockets must be at least 1".into(),
-                ));
-            }
+            let thresholds = a.eager_threshold.zip(a.rendezvous_threshold);
+            cal::check_asked(
+                a.max_bytes,
+                thresholds,
+                [Some(a.nodes_per_router), a.ppn, a.sockets],
+            )
+            .map_err(Error::Usage)?;
             if s.rank == 0 {
                 let mut plan = Plan::new();
                 plan.file("--out", &a.out)?;
@@ -119,6 +113,11 @@ mod with_mpi {
             Ok(())
         };
         agree(&s, asked())?;
+        let network = match &a.like {
+            None => Ok(crate::machine::network::Spec::box3d(a.nodes_per_router)),
+            Some(like) => crate::machine::Machine::named_or_file(like).map(|m| m.network),
+        };
+        let network = agree(&s, network.map_err(Error::from))?;
         let t = mpi::topology(&s, a.ppn).map_err(Error::Usage);
         let t = agree(&s, t)?;
         let sockets = mpi::calibrate::sockets(&s, &t, a.sockets, hwloc).map_err(Error::Usage);
@@ -138,7 +137,7 @@ mod with_mpi {
             nodes: t.nodes,
             ppn: t.ppn,
             sockets_per_node: sockets.per_node,
-            network: crate::machine::network::Spec::box3d(a.nodes_per_router),
+            network: network.clone(),
             placement: t.placement.unwrap_or(crate::machine::Placement::Smp),
             thresholds: a
                 .eager_threshold

@@ -25,6 +25,31 @@ use crate::machine::{
     Calibration, Fit, Locality, Machine, Params, Placement, Protocol, Rate, PROTOCOLS,
 };
 
+/// `calibrate`'s flags that need no MPI, checked: the largest message,
+/// the thresholds given (eager, rendezvous), and the counts (nodes per
+/// router, ranks per node, sockets) that must be at least 1. The error
+/// names the flag.
+pub fn check_asked(
+    max_bytes: u64,
+    thresholds: Option<(u64, u64)>,
+    counts: [Option<usize>; 3],
+) -> Result<(), String> {
+    if !(4096..=1 << 30).contains(&max_bytes) {
+        return Err(format!(
+            "--max-bytes {max_bytes}: choose between 4096 and 1073741824"
+        ));
+    }
+    if let Some((e, r)) = thresholds.filter(|(e, r)| e > r) {
+        return Err(format!(
+            "--eager-threshold {e} is above --rendezvous-threshold {r}"
+        ));
+    }
+    if counts.contains(&Some(0)) {
+        return Err("--nodes-per-router, --ppn and --sockets must be at least 1".into());
+    }
+    Ok(())
+}
+
 /// What to measure and how long.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Schedule {
@@ -582,7 +607,8 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
         None => not_measured.push("gamma: no queue test".into()),
     }
     // delta: the time beyond max-rate and one queue search, against the
-    // network's contention measure (on a box, h^3 B / routers).
+    // network's contention measure (on a box, h^3 B / routers; elsewhere
+    // the bytes on the busiest link).
     let m = setup.machine(params.clone());
     let net = m.network();
     let patterns = contention_patterns(setup.nodes);
@@ -630,8 +656,10 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
                 params.delta = d.c.min(1.0);
                 fits.push(Fit {
                     parameter: "delta".into(),
-                    method: "least squares of (t - max-rate - gamma) = delta h^3 B / routers"
-                        .into(),
+                    method: format!(
+                        "least squares of (t - max-rate - gamma) = delta x {}",
+                        contention_measure(&setup.network)
+                    ),
                     value: Some(params.delta),
                     alpha: None,
                     rate: None,
@@ -643,7 +671,8 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
             }
             other => {
                 let w = format!(
-                    "delta: no time beyond max-rate grew with h^3 B ({}); Blue Waters' {:e} kept",
+                    "delta: no time beyond max-rate grew with {} ({}); Blue Waters' {:e} kept",
+                    contention_measure(&setup.network),
                     other.map_or("every pattern has zero hops".into(), |d| format!(
                         "fit {:.3e}",
                         d.c
@@ -685,6 +714,16 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
         .validate()
         .map_err(|e| FitError::Invalid(e.to_string()))?;
     Ok(Calibrated { machine, warnings })
+}
+
+/// The contention term's measure on `network`, in words (README
+/// "Networks").
+fn contention_measure(network: &crate::machine::network::Spec) -> String {
+    if network.kind == crate::machine::network::REGISTRY[0] {
+        "h^3 B / routers".into()
+    } else {
+        format!("the bytes on the busiest link of the {}", network.kind.name)
+    }
 }
 
 /// Days since 1970-01-01 as a civil date (Howard Hinnant's algorithm).
