@@ -212,3 +212,49 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
     }
     (advice, failed)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::Allocation;
+    use crate::partition::methods::Method;
+
+    /// A job scattered over the machine is offered a packed one; a
+    /// packed job is not offered what it has.
+    #[test]
+    fn a_scattered_job_is_offered_a_packed_allocation() {
+        let frontier = crate::machine::presets::preset("frontier").unwrap();
+        let fine = Fine::Method(Method::Contiguous);
+        let options = Options {
+            model: crate::model::Model::default(),
+            strategy: Strategy::Standard,
+            ptap: false,
+            keep_patterns: false,
+        };
+        let offered = |allocation| {
+            let machine = Machine {
+                allocation,
+                ..frontier.clone()
+            };
+            let s = Setup {
+                machine: &machine,
+                fine: &fine,
+                methods: MethodOptions::default(),
+                coarse: CoarseRule::Inherit,
+                options: &options,
+            };
+            alternatives(&s)
+                .into_iter()
+                .find(|(flags, _)| flags[0] == "--allocation")
+                .map(|(flags, v)| (flags, v.allocation))
+        };
+        assert_eq!(
+            offered(Allocation::Random { seed: 4 }),
+            Some((
+                vec!["--allocation".to_string(), "contiguous".to_string()],
+                Some(Allocation::Contiguous)
+            ))
+        );
+        assert_eq!(offered(Allocation::Contiguous), None);
+    }
+}

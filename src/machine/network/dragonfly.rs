@@ -25,7 +25,10 @@
 //!   leg, over its `m` copies (local hops to, between and from the
 //!   gateways as minimal routing takes them).
 //!
-//! Contention: `delta` times the bytes on the busiest directed link.
+//! `hops` and `route` (byte-hops, copy-transfer's link sharing) are the
+//! minimal route's under both; `loads` (the `routed` and `contention`
+//! terms) follow the routing. Contention: `delta` times the bytes on the
+//! busiest directed link.
 
 use std::collections::HashMap;
 
