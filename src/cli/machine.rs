@@ -77,13 +77,9 @@ pub(crate) fn machine(c: MachineCommand) -> Result<(), Error> {
             write_table,
         } => {
             use crate::measure::benchpress;
-            if benchpress::Runs::of(&preset).is_none() {
-                let known: Vec<&str> = benchpress::RUNS.iter().map(|r| r.preset).collect();
-                return Err(Error::Usage(format!(
-                    "machine fit {preset}: no BenchPress runs to fit it from (presets: {})",
-                    known.join(", ")
-                )));
-            }
+            // Before anything is read: a usage error.
+            benchpress::Runs::named(&preset)
+                .map_err(|e| Error::Usage(format!("machine fit {}", e.0)))?;
             let mut plan = crate::output::Plan::new();
             plan.input(&from);
             if let Some(t) = &write_table {

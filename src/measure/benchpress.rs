@@ -27,75 +27,69 @@ pub struct BenchError(pub String);
 /// Values per row: sizes `2^0 .. 2^17` floats (4 B to 512 KiB).
 pub const SIZES: usize = 18;
 
+/// The rows of the section under the line starting with `header`: each
+/// following line starting with `prefix`, up to the first that does not,
+/// as `(line number from 1, the rest of the line)`, each parsed by `row`
+/// (an error names its line). None at all is the error `missing`.
+fn section<T>(
+    text: &str,
+    header: &str,
+    prefix: &str,
+    missing: &str,
+    mut row: impl FnMut(&str) -> Result<T, String>,
+) -> Result<Vec<T>, BenchError> {
+    let mut lines = text.lines().enumerate().map(|(n, l)| (n + 1, l.trim_end()));
+    lines.find(|(_, l)| l.starts_with(header));
+    let rows = lines
+        .map_while(|(n, l)| Some((n, l.strip_prefix(prefix)?)))
+        .map(|(n, rest)| row(rest).map_err(|why| BenchError(format!("line {n}: {why}"))))
+        .collect::<Result<Vec<T>, _>>()?;
+    if rows.is_empty() {
+        return Err(BenchError(missing.into()));
+    }
+    Ok(rows)
+}
+
 /// Rank pairs of the CPU section of a ping-pong output: `(a, b, one-way
 /// seconds per size)` from lines `CPU a and CPU b:` followed by
 /// [`SIZES`] values, up to the next section.
 pub fn ping_pong(text: &str) -> Result<Vec<(usize, usize, Vec<f64>)>, BenchError> {
-    let mut rows = Vec::new();
-    let mut inside = false;
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim_end();
-        if line.starts_with("Profiling Standard CPU Ping-Pongs") {
-            inside = true;
-            continue;
-        }
-        if !inside {
-            continue;
-        }
-        let Some(rest) = line.strip_prefix("CPU ") else {
-            break;
-        };
-        let bad = |why: &str| BenchError(format!("line {}: {why}", n + 1));
-        let (pair, values) = rest
-            .split_once(':')
-            .ok_or_else(|| bad("not 'CPU a and CPU b: times'"))?;
-        let (a, b) = pair
-            .split_once(" and CPU ")
-            .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
-            .ok_or_else(|| bad("not 'CPU a and CPU b:'"))?;
-        rows.push((a, b, times(values, SIZES).map_err(|e| bad(&e))?));
-    }
-    if rows.is_empty() {
-        return Err(BenchError(
-            "no 'Profiling Standard CPU Ping-Pongs:' rows (a BenchPress ping-pong output?)".into(),
-        ));
-    }
-    Ok(rows)
+    let missing = "no 'Profiling Standard CPU Ping-Pongs:' rows (a BenchPress ping-pong output?)";
+    section(
+        text,
+        "Profiling Standard CPU Ping-Pongs",
+        "CPU ",
+        missing,
+        |rest| {
+            let (pair, values) = rest.split_once(':').ok_or("not 'CPU a and CPU b: times'")?;
+            let (a, b) = pair
+                .split_once(" and CPU ")
+                .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
+                .ok_or("not 'CPU a and CPU b:'")?;
+            Ok((a, b, times(values, SIZES)?))
+        },
+    )
 }
 
 /// The CPU section of a max-rate output: `(floats, seconds per sender
 /// count 1, 2, ...)` from lines `Size S` and their values.
 pub fn max_rate(text: &str) -> Result<Vec<(u64, Vec<f64>)>, BenchError> {
-    let mut rows = Vec::new();
-    let mut inside = false;
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim_end();
-        if line.starts_with("Timing Max-Rate CPU Ping-Pongs") {
-            inside = true;
-            continue;
-        }
-        if !inside {
-            continue;
-        }
-        let Some(rest) = line.strip_prefix("Size ") else {
-            break;
-        };
-        let bad = |why: &str| BenchError(format!("line {}: {why}", n + 1));
-        let mut it = rest.splitn(2, ['\t', ' ']);
-        let size = it
-            .next()
-            .and_then(|s| s.parse::<u64>().ok())
-            .filter(|s| (1..=1 << 30).contains(s))
-            .ok_or_else(|| bad("not 'Size S' with S a count of floats"))?;
-        let values = times(it.next().unwrap_or(""), 0).map_err(|e| bad(&e))?;
-        rows.push((size, values));
-    }
-    if rows.is_empty() {
-        return Err(BenchError(
-            "no 'Timing Max-Rate CPU Ping-Pongs' rows (a BenchPress max-rate output?)".into(),
-        ));
-    }
-    Ok(rows)
+    let missing = "no 'Timing Max-Rate CPU Ping-Pongs' rows (a BenchPress max-rate output?)";
+    section(
+        text,
+        "Timing Max-Rate CPU Ping-Pongs",
+        "Size ",
+        missing,
+        |rest| {
+            let mut it = rest.splitn(2, ['\t', ' ']);
+            let size = it
+                .next()
+                .and_then(|s| s.parse::<u64>().ok())
+                .filter(|s| (1..=1 << 30).contains(s))
+                .ok_or("not 'Size S' with S a count of floats")?;
+            Ok((size, times(it.next().unwrap_or(""), 0)?))
+        },
+    )
 }
 
 /// Whitespace-separated times: `count` of them (any number from 1 when
@@ -484,6 +478,18 @@ impl Runs {
         RUNS.iter().find(|r| r.preset == preset)
     }
 
+    /// The runs of `preset`, or why there are none (naming the presets
+    /// that have some).
+    pub fn named(preset: &str) -> Result<&'static Runs, BenchError> {
+        Runs::of(preset).ok_or_else(|| {
+            let known: Vec<&str> = RUNS.iter().map(|r| r.preset).collect();
+            BenchError(format!(
+                "{preset}: no BenchPress runs to fit it from (presets: {})",
+                known.join(", ")
+            ))
+        })
+    }
+
     /// What the medians are, for the table's `# source:` lines.
     pub fn source(&self) -> Vec<String> {
         let mut s = vec![format!(
@@ -504,12 +510,7 @@ impl Runs {
 
     /// The medians of the files in `dir`.
     pub fn read(&self, dir: &std::path::Path) -> Result<Vec<Median>, BenchError> {
-        let read = |name: &str| {
-            let path = dir.join(name);
-            crate::memory::read_text(&path, 64 << 20).map_err(|e| {
-                BenchError(format!("{}: {}", path.display(), crate::output::reason(&e)))
-            })
-        };
+        let read = |name: &str| read_text(&dir.join(name));
         let with = |name: &str, e: BenchError| {
             BenchError(format!("{}: {}", dir.join(name).display(), e.0))
         };
@@ -523,6 +524,13 @@ impl Runs {
     }
 }
 
+/// A BenchPress output or a table: text of at most 64 MiB, or one line
+/// naming the file.
+fn read_text(path: &std::path::Path) -> Result<String, BenchError> {
+    crate::memory::read_text(path, 64 << 20)
+        .map_err(|e| BenchError(format!("{}: {}", path.display(), crate::output::reason(&e))))
+}
+
 /// Preset `name` with its measured parameters fitted again `from` a
 /// folder of its BenchPress runs ([`RUNS`]) or a table of medians
 /// ([`write_table`]'s); also the table's source lines and medians.
@@ -530,21 +538,13 @@ pub fn refit(
     name: &str,
     from: &std::path::Path,
 ) -> Result<(Machine, Vec<String>, Vec<Median>), BenchError> {
-    let runs = Runs::of(name).ok_or_else(|| {
-        let known: Vec<&str> = RUNS.iter().map(|r| r.preset).collect();
-        BenchError(format!(
-            "request.preset {name}: no BenchPress runs to fit it from (presets fitted so: {})",
-            known.join(", ")
-        ))
-    })?;
+    let runs = Runs::named(name)?;
     let base = crate::machine::presets::preset(name).expect("every run names a preset");
     let (source, medians) = if from.is_dir() {
         (runs.source(), runs.read(from)?)
     } else {
-        let text = crate::memory::read_text(from, 64 << 20).map_err(|e| {
-            BenchError(format!("{}: {}", from.display(), crate::output::reason(&e)))
-        })?;
-        read_table(&text).map_err(|e| BenchError(format!("{}: {}", from.display(), e.0)))?
+        read_table(&read_text(from)?)
+            .map_err(|e| BenchError(format!("{}: {}", from.display(), e.0)))?
     };
     let m = fit(&medians, &base, &source.join("; "))
         .map_err(|e| BenchError(format!("{}: {e}", from.display())))?;

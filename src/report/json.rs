@@ -89,7 +89,7 @@ impl Serialize for MachineJson<'_> {
             return Err(S::Error::custom("a machine serialises as an object"));
         };
         // Where the parameters come from is `machine show`'s.
-        map.remove("provenance");
+        map.shift_remove("provenance");
         let net = m.network();
         let shape = net.shape();
         map.insert("ranks".into(), self.ranks.into());

@@ -200,7 +200,8 @@ impl Dragonfly {
         };
         let v: Vec<f64> = (0..g * g).map(|x| share(x / g, x % g)).collect();
         // Minimal share over every copy, and the Valiant end legs summed
-        // per (switch, other group).
+        // per (switch, other group): leaving the source's switch, entering
+        // the destination's.
         let mut from = HashMap::<(usize, usize), f64>::new();
         let mut to = HashMap::<(usize, usize), f64>::new();
         for (&(s, t), &b) in pairs {
@@ -218,28 +219,20 @@ impl Dragonfly {
             }
             if vij > 0.0 {
                 *from.entry((s, j)).or_default() += vij * b;
-                *to.entry((i, t)).or_default() += vij * b;
+                *to.entry((t, i)).or_default() += vij * b;
             }
         }
         let per_leg = m * (g.saturating_sub(2)) as f64;
-        for (&(s, j), &w) in &from {
-            let i = s / a;
-            for k in (0..g).filter(|&k| k != i && k != j) {
-                for c in 0..self.m {
-                    let out = self.gateway(i, k, c);
-                    if s % a != out {
-                        load[self.local(i, s % a, out)] += w / per_leg;
-                    }
-                }
-            }
-        }
-        for (&(i, t), &w) in &to {
-            let j = t / a;
-            for k in (0..g).filter(|&k| k != i && k != j) {
-                for c in 0..self.m {
-                    let inn = self.gateway(j, k, c);
-                    if t % a != inn {
-                        load[self.local(j, inn, t % a)] += w / per_leg;
+        for (legs, leaving) in [(&from, true), (&to, false)] {
+            for (&(x, other), &w) in legs {
+                let own = x / a;
+                for k in (0..g).filter(|&k| k != own && k != other) {
+                    for c in 0..self.m {
+                        let gw = self.gateway(own, k, c);
+                        if x % a != gw {
+                            let (p, q) = if leaving { (x % a, gw) } else { (gw, x % a) };
+                            load[self.local(own, p, q)] += w / per_leg;
+                        }
                     }
                 }
             }
@@ -308,13 +301,7 @@ impl Network for Dragonfly {
 
     fn loads(&self, traffic: &[(u32, u32, u64)]) -> Vec<f64> {
         match self.routing {
-            Routing::Minimal => {
-                let mut load = vec![0.0; self.links()];
-                for &(x, y, b) in traffic {
-                    self.route(x as usize, y as usize, &mut |l| load[l] += b as f64);
-                }
-                load
-            }
+            Routing::Minimal => super::route_loads(self, traffic),
             Routing::Adaptive => {
                 let mut pairs = HashMap::<(u32, u32), f64>::new();
                 for &(x, y, b) in traffic {
@@ -361,14 +348,11 @@ impl Network for Dragonfly {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{check_every_pair, Allocation, Spec};
+    use super::super::{check_every_pair, wired};
     use super::*;
 
     fn dragonfly(f: serde_json::Value, nodes: usize) -> Box<dyn Network> {
-        Spec::new("dragonfly", f.as_object().unwrap().clone())
-            .unwrap()
-            .wire(nodes, Allocation::Contiguous)
-            .unwrap()
+        wired("dragonfly", f, nodes).unwrap()
     }
 
     /// A brute-force router: every copy's path written out from MODEL.md's
@@ -604,14 +588,7 @@ mod tests {
 
     #[test]
     fn malformed_dragonflies_are_refused() {
-        let wire = |f: serde_json::Value, nodes| {
-            Spec::new("dragonfly", f.as_object().unwrap().clone())
-                .unwrap()
-                .wire(nodes, Allocation::Contiguous)
-                .map(|_| ())
-                .unwrap_err()
-                .0
-        };
+        let wire = |f, nodes| wired("dragonfly", f, nodes).map(|_| ()).unwrap_err().0;
         let e = wire(
             serde_json::json!({"nodes_per_switch": 4, "switches_per_group": 0,
                                         "links_between_groups": 1}),

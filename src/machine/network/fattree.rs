@@ -170,10 +170,7 @@ impl Network for FatTree {
 
     /// Bytes per cable: each bundle's bytes over its cables.
     fn loads(&self, traffic: &[(u32, u32, u64)]) -> Vec<f64> {
-        let mut load = vec![0.0; self.links()];
-        for &(a, b, bytes) in traffic {
-            self.route(a as usize, b as usize, &mut |l| load[l] += bytes as f64);
-        }
+        let mut load = super::route_loads(self, traffic);
         for (l, c) in load.iter_mut().zip(&self.cables) {
             *l /= c;
         }
@@ -200,14 +197,11 @@ impl Network for FatTree {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{check_every_pair, Allocation, Spec};
+    use super::super::{check_every_pair, wired};
     use super::*;
 
     fn tree(f: serde_json::Value, nodes: usize) -> Box<dyn Network> {
-        Spec::new("fattree", f.as_object().unwrap().clone())
-            .unwrap()
-            .wire(nodes, Allocation::Contiguous)
-            .unwrap()
+        wired("fattree", f, nodes).unwrap()
     }
 
     /// Every node pair: hops against the definition by brute force (the
@@ -269,14 +263,7 @@ mod tests {
 
     #[test]
     fn malformed_trees_are_refused() {
-        let wire = |f: serde_json::Value, nodes| {
-            Spec::new("fattree", f.as_object().unwrap().clone())
-                .unwrap()
-                .wire(nodes, Allocation::Contiguous)
-                .map(|_| ())
-                .unwrap_err()
-                .0
-        };
+        let wire = |f, nodes| wired("fattree", f, nodes).map(|_| ()).unwrap_err().0;
         let e = wire(serde_json::json!({"nodes_per_switch": 2, "fanout": [0]}), 8);
         assert!(e.contains("fanout must hold whole numbers from 1"), "{e}");
         let e = wire(

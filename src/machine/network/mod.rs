@@ -52,11 +52,7 @@ pub trait Network: Send + Sync + std::fmt::Debug {
     /// 2^53); a network whose link is a bundle of cables, or whose routing
     /// spreads a message over several paths, divides.
     fn loads(&self, traffic: &[(u32, u32, u64)]) -> Vec<f64> {
-        let mut load = vec![0.0; self.links()];
-        for &(a, b, bytes) in traffic {
-            self.route(a as usize, b as usize, &mut |l| load[l] += bytes as f64);
-        }
-        load
+        route_loads(self, traffic)
     }
     /// The contention term's seconds for one exchange with constant
     /// `delta`: `delta * l`, `l` the bytes on the most loaded directed
@@ -244,6 +240,16 @@ impl<'de> Deserialize<'de> for Spec {
     }
 }
 
+/// Each message's bytes on every link of its [`Network::route`]: the
+/// default [`Network::loads`], for networks that override it to build on.
+pub fn route_loads<N: Network + ?Sized>(net: &N, traffic: &[(u32, u32, u64)]) -> Vec<f64> {
+    let mut load = vec![0.0; net.links()];
+    for &(a, b, bytes) in traffic {
+        net.route(a as usize, b as usize, &mut |l| load[l] += bytes as f64);
+    }
+    load
+}
+
 /// The largest machine amgcomm wires (nodes): a hostile file must not
 /// allocate tables of billions of entries.
 pub const MAX_NODES: usize = 1 << 22;
@@ -293,6 +299,18 @@ pub(crate) fn positive_list(
             ))),
         })
         .collect()
+}
+
+/// The network `kind` with `fields` (a JSON object) wired for `nodes`
+/// contiguous nodes, for the networks' tests.
+#[cfg(test)]
+pub(crate) fn wired(
+    kind: &str,
+    fields: serde_json::Value,
+    nodes: usize,
+) -> Result<Box<dyn Network>, Invalid> {
+    let fields = fields.as_object().expect("an object").clone();
+    Spec::new(kind, fields)?.wire(nodes, Allocation::Contiguous)
 }
 
 /// Every pair of nodes of a small network: its hops against `hops` (a

@@ -134,15 +134,12 @@ impl Network for Torus3d {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{check_every_pair, Allocation, Spec};
+    use super::super::{check_every_pair, wired};
     use super::*;
 
     fn torus(per: usize, dims: [usize; 3], nodes: usize) -> Box<dyn Network> {
         let f = serde_json::json!({"nodes_per_switch": per, "dims": dims});
-        Spec::new("torus3d", f.as_object().unwrap().clone())
-            .unwrap()
-            .wire(nodes, Allocation::Contiguous)
-            .unwrap()
+        wired("torus3d", f, nodes).unwrap()
     }
 
     /// Every node pair of a 4 x 3 x 2 torus, 2 nodes per switch: hops
@@ -197,14 +194,7 @@ mod tests {
 
     #[test]
     fn malformed_tori_are_refused() {
-        let wire = |f: serde_json::Value, nodes| {
-            Spec::new("torus3d", f.as_object().unwrap().clone())
-                .unwrap()
-                .wire(nodes, Allocation::Contiguous)
-                .map(|_| ())
-                .unwrap_err()
-                .0
-        };
+        let wire = |f, nodes| wired("torus3d", f, nodes).map(|_| ()).unwrap_err().0;
         let e = wire(
             serde_json::json!({"nodes_per_switch": 2, "dims": [2, 2, 2]}),
             17,
