@@ -4,41 +4,21 @@
 //! file; the BenchPress readers by hand and against hostile files; the
 //! networks driving analyze and compare from a machine file.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output};
+
+use common::{amgcomm, refused};
 
 use amgcomm::machine::presets;
 use amgcomm::machine::{Locality, Machine};
 use amgcomm::measure::benchpress::{self, Layout};
 use amgcomm::measure::calibrate::Experiment;
 
-fn amgcomm(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_amgcomm"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("binary runs")
-}
-
 fn data(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/presets")
         .join(name)
-}
-
-/// One line `amgcomm: ...` with `code`, naming every needle.
-fn refused(o: &Output, code: i32, needles: &[&str]) {
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(code), "{err}");
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("amgcomm: "), "{err}");
-    assert!(
-        !err.contains("panicked") && !err.contains("Error("),
-        "{err}"
-    );
-    for n in needles {
-        assert!(err.contains(n), "'{n}' not in {err}");
-    }
 }
 
 #[test]

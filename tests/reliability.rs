@@ -6,18 +6,12 @@
 
 mod common;
 
+use common::{amgcomm, refused};
+
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-
-fn amgcomm(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_amgcomm"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("binary runs")
-}
 
 fn with_stdin(dir: &Path, args: &[&str], input: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_amgcomm"))
@@ -33,31 +27,6 @@ fn with_stdin(dir: &Path, args: &[&str], input: &[u8]) -> Output {
     let _ = stdin.write_all(input);
     drop(stdin);
     child.wait_with_output().unwrap()
-}
-
-/// Failed with `code`, one line `amgcomm: ...` holding every needle and
-/// no debug or OS text, nothing on stdout. Returns the line.
-fn refused(o: &Output, code: i32, needles: &[&str]) -> String {
-    let err = String::from_utf8_lossy(&o.stderr).to_string();
-    assert_eq!(o.status.code(), Some(code), "{err}");
-    assert_eq!(err.lines().count(), 1, "not one line: {err}");
-    assert!(err.starts_with("amgcomm: "), "{err}");
-    for raw in [
-        "os error",
-        "Os {",
-        "Error(",
-        "Kind(",
-        "panicked",
-        "internal error",
-        "stream did not contain",
-    ] {
-        assert!(!err.contains(raw), "'{raw}' in {err}");
-    }
-    for n in needles {
-        assert!(err.contains(n), "'{n}' not in {err}");
-    }
-    assert!(o.stdout.is_empty());
-    err.trim_end().to_string()
 }
 
 fn ok(o: &Output) -> String {

@@ -1,10 +1,12 @@
 //! What several test files share: RAPtor's Blue Waters logs, written by
 //! the tests from the figures of `tests/data/raptor/lin_elas_128.csv` (the
-//! project commits no log RAPtor printed).
+//! project commits no log RAPtor printed); the binary run in a folder, and
+//! the reliability contract's check of a refusal.
 
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 use amgcomm::comm::Op;
 use amgcomm::measured::raptor_log::{write, Printed};
@@ -53,4 +55,38 @@ pub fn write_logs(dir: &Path) -> [PathBuf; 2] {
         std::fs::write(folder.join(&name), log(run)).unwrap();
         Path::new("tests/data/raptor").join(name)
     })
+}
+
+/// `amgcomm args` run in `dir`.
+pub fn amgcomm(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("binary runs")
+}
+
+/// Failed with `code`, one line `amgcomm: ...` holding every needle and
+/// no debug or OS text, nothing on stdout. Returns the line.
+pub fn refused(o: &Output, code: i32, needles: &[&str]) -> String {
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(code), "{err}");
+    assert_eq!(err.lines().count(), 1, "not one line: {err}");
+    assert!(err.starts_with("amgcomm: "), "{err}");
+    for raw in [
+        "os error",
+        "Os {",
+        "Error(",
+        "Kind(",
+        "panicked",
+        "internal error",
+        "stream did not contain",
+    ] {
+        assert!(!err.contains(raw), "'{raw}' in {err}");
+    }
+    for n in needles {
+        assert!(err.contains(n), "'{n}' not in {err}");
+    }
+    assert!(o.stdout.is_empty());
+    err.trim_end().to_string()
 }
