@@ -67,7 +67,7 @@ fn bad_hierarchy_flags_are_one_line() {
     for (args, needle) in [
         (
             &["hierarchy", "gen:poisson3d:4", "--preset", "boomer"][..],
-            "invalid value 'boomer' for '--preset <PRESET>' [possible values: hypre, pyamg, raptor-elasticity, raptor-2018]",
+            "invalid value 'boomer' for '--preset <PRESET>' [possible values: hypre, pyamg, raptor-elasticity, raptor-2018, raptor-matops-2018]",
         ),
         (
             &["hierarchy", "gen:poisson3d:4", "--theta", "1.5"][..],

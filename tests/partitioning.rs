@@ -75,7 +75,7 @@ fn run(h: &Hierarchy, fine: Partition, m: &Machine, strategy: Strategy) -> Analy
     let layout = Layout::new(h, fine, CoarseRule::Inherit);
     let o = Options {
         strategy,
-        ptap: false,
+        ops: amgcomm::comm::Ops::of(&[amgcomm::comm::Op::Spmv, amgcomm::comm::Op::Spgemm]),
         ..Options::default()
     };
     analysis::analyze(h, &layout, m, &o).unwrap()

@@ -279,8 +279,23 @@ fn independent_set_rounds(s: &RawCsr, st: &RawCsr, w: &[f64], state: &mut [u8], 
 /// removed and k's weight drops (j can interpolate through c). Points
 /// whose weight is or falls below 1 become F.
 pub fn cljp(s: &RawCsr, st: &RawCsr, seed: u64) -> Splitting {
+    cljp_measured(s, st, random_measures(st, seed))
+}
+
+/// CLJP with RAPtor's weights (`initial_weights` of
+/// ruge_stuben/par_cf_splitting.cpp: `|S^T_i|` plus the rank's draw for
+/// its local row, `random[i]`), as `ParRugeStubenSolver(..., CLJP, ...)`
+/// passes them from `form_rand_weights`.
+pub(crate) fn cljp_raptor(s: &RawCsr, st: &RawCsr, random: &[f64]) -> Splitting {
+    let w = (0..st.nrows)
+        .map(|i| (st.indptr[i + 1] - st.indptr[i]) as f64 + random[i])
+        .collect();
+    cljp_measured(s, st, w)
+}
+
+/// CLJP's rounds from the measures `w`.
+fn cljp_measured(s: &RawCsr, st: &RawCsr, mut w: Vec<f64>) -> Splitting {
     let n = s.nrows;
-    let mut w = random_measures(st, seed);
     let mut edge_alive = vec![true; s.nnz()];
     // Points nobody depends on (weight < 1) are F from the start (hypre).
     let mut state: Vec<u8> = w.iter().map(|&x| if x < 1.0 { F } else { U }).collect();

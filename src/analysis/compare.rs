@@ -185,7 +185,7 @@ pub fn compare(
     let o = Options {
         model: model.clone(),
         strategy: Strategy::Standard,
-        ptap: false,
+        ops: crate::comm::Ops::of(&[crate::comm::Op::Spmv, crate::comm::Op::Spgemm]),
         keep_patterns: false,
     };
     for v in variants {

@@ -11,6 +11,7 @@ mod compare;
 pub mod distributed;
 mod overlay;
 pub mod request;
+pub mod scale;
 mod stages;
 
 use std::path::Path;
@@ -24,6 +25,7 @@ use serde::Serialize;
 pub use compare::{compare, parse_variants, CompareError, Variant, VariantAnalysis, VariantError};
 pub use overlay::{check_measured, overlay, OverlayError};
 pub use request::{Input, Outputs, Request, RequestError, Run};
+pub use scale::{ScaleRequest, Scaling};
 pub use stages::Stages;
 
 use crate::amg::Hierarchy;
@@ -43,11 +45,19 @@ pub struct Options {
     /// How spmv and spgemm exchange their values (ptap is always
     /// standard).
     pub strategy: Strategy,
-    /// Also extract and charge `P^T (A P)` on every level but the last.
-    pub ptap: bool,
+    /// The operations to extract and charge (spgemm, ptap and aa on every
+    /// level but the last, aa on every level).
+    pub ops: comm::Ops,
     /// Keep every operation's messages in the result
     /// ([`OpAnalysis::patterns`]), for saving or drawing them.
     pub keep_patterns: bool,
+}
+
+/// The operations `analyze` charges under `preset` unless told: spmv,
+/// spgemm and ptap, and aa under raptor-matops-2018 (its benchmark times
+/// `A_l A_l`'s exchange).
+pub fn default_ops(preset: crate::amg::Preset) -> comm::Ops {
+    comm::Ops::DEFAULT.with(Op::Aa, preset == crate::amg::Preset::RaptorMatops2018)
 }
 
 impl Default for Options {
@@ -57,7 +67,7 @@ impl Default for Options {
         Options {
             model: Model::default(),
             strategy: Strategy::Standard,
-            ptap: true,
+            ops: comm::Ops::DEFAULT,
             keep_patterns: false,
         }
     }
@@ -328,21 +338,37 @@ pub fn analyze(
         // Each operation's exchange: one pattern with its summary, or a
         // strategy's steps.
         let mut exchanges: Vec<(Op, Exchanged)> = Vec::new();
-        if o.strategy == Strategy::Standard {
-            let (spmv, spgemm) = comm::spmv_spgemm_summarized(&level.a, level.p.as_ref(), part, m);
-            exchanges.push((Op::Spmv, Exchanged::One(spmv)));
-            if let Some(spgemm) = spgemm {
-                exchanges.push((Op::Spgemm, Exchanged::One(spgemm)));
+        let p = level.p.as_ref().filter(|_| o.ops.has(Op::Spgemm));
+        let mut halo = |op: Op, rows: Option<&crate::matrix::Csr>, spmv: bool| {
+            if o.strategy == Strategy::Standard {
+                let (x, rows) = comm::spmv_spgemm_summarized(&level.a, rows, part, m);
+                if spmv {
+                    exchanges.push((Op::Spmv, Exchanged::One(x)));
+                }
+                if let Some((mut pat, summary)) = rows {
+                    pat.op = op;
+                    exchanges.push((op, Exchanged::One((pat, summary))));
+                }
+            } else {
+                let steps =
+                    |op, rows| node_aware::steps_of(op, &level.a, rows, part, m, o.strategy);
+                if spmv {
+                    exchanges.push((
+                        Op::Spmv,
+                        Exchanged::steps(Op::Spmv, steps(Op::Spmv, None), places),
+                    ));
+                }
+                if let Some(rows) = rows {
+                    exchanges.push((op, Exchanged::steps(op, steps(op, Some(rows)), places)));
+                }
             }
-        } else {
-            let steps = |p| node_aware::steps(&level.a, p, part, m, o.strategy);
-            exchanges.push((Op::Spmv, Exchanged::steps(Op::Spmv, steps(None), places)));
-            if let Some(p) = &level.p {
-                let spgemm = Exchanged::steps(Op::Spgemm, steps(Some(p)), places);
-                exchanges.push((Op::Spgemm, spgemm));
-            }
+        };
+        // spmv and spgemm share one pass over A's halo.
+        halo(Op::Spgemm, p, o.ops.has(Op::Spmv));
+        if o.ops.has(Op::Aa) {
+            halo(Op::Aa, Some(&level.a), false);
         }
-        if let (true, Some(p)) = (o.ptap, &level.p) {
+        if let (true, Some(p)) = (o.ops.has(Op::Ptap), &level.p) {
             let pat = comm::ptap(&level.a, p, part, &layout.levels[l + 1], m);
             let summary = comm::summarize_on(&pat, places);
             exchanges.push((Op::Ptap, Exchanged::One((pat, summary))));
@@ -422,7 +448,7 @@ pub fn analyze_extracted(
     let mut levels = extracted.into_iter();
     charge_levels(count, m, o, |_, places| {
         let e = levels.next().expect("one per level");
-        let ptap = e.ptap.filter(|_| o.ptap);
+        let ptap = e.ptap.filter(|_| o.ops.has(Op::Ptap));
         let exchanges = [
             (Op::Spmv, Some(e.spmv)),
             (Op::Spgemm, e.spgemm),

@@ -54,9 +54,12 @@ pub fn check_measured(m: &Measured, ranks: usize) -> Result<(), OverlayError> {
 /// charged. Ptap is not among the file's operations unless it says so.
 pub fn overlay(a: &mut Analysis, m: &Measured) -> Vec<String> {
     let mut missing = Vec::new();
+    // The measurements of the strategy charged, when the file has them.
+    let charged = a.strategy.name();
+    let levels = m.under(&charged).unwrap_or(&m.levels);
     for l in &mut a.levels {
         for o in &mut l.ops {
-            match m.get(l.level, o.op) {
+            match levels.get(&l.level).and_then(|ops| ops.get(&o.op)) {
                 Some(x) => {
                     o.measured = Some(*x);
                     o.modeled_over_measured = (x.seconds > 0.0).then(|| o.cost.total / x.seconds);
@@ -66,19 +69,20 @@ pub fn overlay(a: &mut Analysis, m: &Measured) -> Vec<String> {
         }
     }
     let mut warnings = Vec::new();
-    // Ptap is measured by no benchmark amgcomm reads but its own.
-    let measures_ptap = m.levels.values().any(|ops| ops.contains_key(&OPS[2]));
-    missing.retain(|s| measures_ptap || !s.ends_with("ptap"));
+    // Ptap and aa are measured by no benchmark of the other kind: only
+    // an operation the file measures somewhere is missing.
+    let measures = |op| levels.values().any(|ops| ops.contains_key(&op));
+    missing.retain(|s| OPS.iter().any(|&op| s.ends_with(op.name()) && measures(op)));
     if !missing.is_empty() {
         warnings.push(format!(
             "not measured (level op): {}; shown without a measurement",
             missing.join(", ")
         ));
     }
-    if let Some(s) = m.strategy.as_ref().filter(|s| **s != a.strategy.name()) {
+    if m.under(&charged).is_none() {
+        let s = m.strategy.as_deref().unwrap_or("standard");
         warnings.push(format!(
-            "the measured run replayed {s} exchanges, the model charges {}",
-            a.strategy.name()
+            "the measured run used {s} exchanges, the model charges {charged}"
         ));
     }
     if m.depth() > a.levels.len() {

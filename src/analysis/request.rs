@@ -124,6 +124,7 @@ impl Request {
     pub fn with_preset(mut self, preset: Preset) -> Request {
         self.preset = preset;
         self.amg = preset.options();
+        self.options.ops = super::default_ops(preset);
         self
     }
 
@@ -418,6 +419,19 @@ impl Request {
             Some(_) => crate::matrix::Numbering::Renumbered,
             None => mat.numbering,
         };
+        // RAPtor's splittings draw their weights per rank: on the
+        // contiguous blocks RAPtor's ParCSRMatrix gives (n / P rows, the
+        // remainder to the first ranks) unless the input has its own.
+        let contiguous = matches!(
+            self.partition,
+            None | Some(Fine::Method(Method::Contiguous))
+        );
+        if mat.ownership.is_none() && contiguous && self.amg.coarsening.uses_ranks() {
+            let ranks = self.machine.ranks();
+            let (q, rem) = (info.rows / ranks, info.rows % ranks);
+            let starts = (0..=ranks).map(|r| r * q + r.min(rem)).collect();
+            mat.ownership = Some(Ownership { starts });
+        }
         let h = build(mat, &self.amg, self.preset, progress)?;
         stages.lap("hierarchy");
         Ok(Loaded {
@@ -438,6 +452,18 @@ impl Request {
     pub fn run(&self, checked: Checked, progress: &dyn Fn(Event)) -> Result<Run, RequestError> {
         let mut stages = Stages::start();
         let input = self.hierarchy(&checked, progress, &mut stages)?;
+        self.run_on(input, checked, progress, stages)
+    }
+
+    /// [`Request::run`] on a hierarchy already loaded or built
+    /// ([`Request::hierarchy`]), as `scale` reuses one across node counts.
+    pub fn run_on(
+        &self,
+        input: Loaded,
+        checked: Checked,
+        progress: &dyn Fn(Event),
+        mut stages: Stages,
+    ) -> Result<Run, RequestError> {
         let m = &self.machine;
         let h = &input.h;
         // The fine partition: MFEM's renumbered blocks; else the input's

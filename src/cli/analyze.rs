@@ -9,8 +9,9 @@ use super::amg_args::AmgArgs;
 use super::args::{MachineArgs, PartitionArgs};
 use super::input_args::InputArgs;
 use super::{emit, Error, Progress};
-use crate::analysis::{Options, Outputs, Request};
+use crate::analysis::{default_ops, Options, Outputs, Request};
 use crate::comm::node_aware::Strategy;
+use crate::comm::{Op, Ops};
 use crate::model::{terms, Model};
 use crate::report::run::{terminal, write_run};
 
@@ -28,9 +29,13 @@ pub(crate) struct AnalyzeArgs {
     /// benchmark output, or amgcomm's measured JSON (see the README).
     #[arg(long, value_name = "FILE", help_heading = "Input")]
     pub(crate) measured: Option<PathBuf>,
-    /// Communication of spmv and spgemm.
+    /// Communication of spmv, spgemm and aa.
     #[arg(long, value_enum, default_value_t = Strategy::Standard, help_heading = "Model")]
     pub(crate) strategy: Strategy,
+    /// Operations to charge, joined by ',' [default: spmv,spgemm,ptap,
+    /// and aa under --preset raptor-matops-2018].
+    #[arg(long, value_enum, value_delimiter = ',', help_heading = "Model")]
+    pub(crate) ops: Option<Vec<Op>>,
     #[arg(long, default_value = "nodeaware+queue+contention", value_parser = Model::parse,
           long_help = terms::help(), help = "Cost model: terms joined by '+'", help_heading = "Model")]
     model: Model,
@@ -65,14 +70,17 @@ impl AnalyzeArgs {
     /// The request these flags ask for: flag values checked, nothing read
     /// but the machine file.
     pub(crate) fn request(&self) -> Result<Request, Error> {
-        let mut r = Request::new(self.input.input(), self.machine.resolve()?);
+        let mut r = Request::new(self.input.input()?, self.machine.resolve()?);
         r.preset = self.amg.preset;
         r.amg = self.amg.options()?;
         self.partition.apply(&mut r);
         r.options = Options {
             model: self.model.clone(),
             strategy: self.strategy,
-            ptap: true,
+            ops: self
+                .ops
+                .as_deref()
+                .map_or(default_ops(self.amg.preset), Ops::of),
             keep_patterns: self.dot.is_some() || self.save_patterns.is_some(),
         };
         r.measured = self.measured.clone();

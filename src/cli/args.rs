@@ -22,9 +22,10 @@ pub(crate) struct MachineArgs {
     /// allocation, params].
     #[arg(long, default_value = "bluewaters", value_name = "NAME|FILE")]
     machine: String,
-    /// Number of nodes (overrides the machine's; bluewaters: 512).
-    #[arg(long)]
-    nodes: Option<usize>,
+    /// Number of nodes (overrides the machine's; bluewaters: 512); amgcomm
+    /// scale takes several, joined by ','.
+    #[arg(long, value_delimiter = ',')]
+    nodes: Vec<usize>,
     /// Processes per node (overrides the machine's; bluewaters: 16).
     #[arg(long)]
     ppn: Option<usize>,
@@ -56,10 +57,26 @@ impl MachineArgs {
 
     /// The machine with the overrides applied and checked.
     pub(crate) fn resolve(&self) -> Result<Machine, Error> {
+        if self.nodes.len() > 1 {
+            return Err(Error::Usage(
+                "--nodes takes one count here (amgcomm scale takes several)".into(),
+            ));
+        }
+        self.resolve_for_scale()
+    }
+
+    /// The machine at the first node count asked for (scale sets the
+    /// others).
+    pub(crate) fn resolve_for_scale(&self) -> Result<Machine, Error> {
         let placement = self.placement.map(|p| p.with_seed(self.placement_seed));
         let allocation = self.allocation.map(|a| a.with_seed(self.allocation_seed));
         let m = Machine::named_or_file(&self.machine)?;
-        Ok(m.allocated(self.nodes, self.ppn, placement, allocation)?)
+        Ok(m.allocated(self.nodes.first().copied(), self.ppn, placement, allocation)?)
+    }
+
+    /// The node counts asked for (`amgcomm scale`).
+    pub(crate) fn node_counts(&self) -> &[usize] {
+        &self.nodes
     }
 }
 

@@ -48,7 +48,7 @@ pub(crate) struct CompareArgs {
 pub(crate) fn run(args: &CompareArgs) -> Result<(), Error> {
     let variants = parse_variants(&args.variants)?;
     let input = Input::Matrix {
-        spec: args.matrix.input.clone(),
+        spec: args.matrix.spec()?,
         permute: args.matrix.permute,
     };
     let mut r = Request::new(input, args.machine.resolve()?);

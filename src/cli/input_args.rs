@@ -11,6 +11,26 @@ use crate::matrix::source::Source;
 use crate::matrix::Matrix;
 use crate::output::Plan;
 
+/// aniso2d's parameters, given as flags.
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Input")]
+pub(crate) struct AnisoArgs {
+    /// gen:aniso2d's anisotropy epsilon (default 0.001, RAPtor's
+    /// benchmark_matops).
+    #[arg(long, value_name = "E", allow_negative_numbers = true)]
+    epsilon: Option<f64>,
+    /// gen:aniso2d's rotation of the anisotropy, in degrees (default 45).
+    #[arg(long, value_name = "DEGREES", allow_negative_numbers = true)]
+    angle: Option<f64>,
+}
+
+impl AnisoArgs {
+    /// `spec` with the flags' parameters.
+    pub(crate) fn spec(&self, spec: &str) -> Result<String, Error> {
+        crate::matrix::source::with_anisotropy(spec, self.epsilon, self.angle).map_err(Error::Usage)
+    }
+}
+
 /// A matrix input: a file or `gen:KIND:N`, optionally permuted.
 #[derive(Args, Debug)]
 #[command(next_help_heading = "Input")]
@@ -22,12 +42,19 @@ pub(crate) struct MatrixArgs {
     /// Apply a random symmetric node permutation with this seed first.
     #[arg(long, value_name = "SEED")]
     pub(crate) permute: Option<u64>,
+    #[command(flatten)]
+    aniso: AnisoArgs,
 }
 
 impl MatrixArgs {
     /// The input, parsed (a generator spec is checked) but not read.
     pub(crate) fn source(&self) -> Result<Source, Error> {
-        Ok(Source::parse(&self.input)?)
+        Ok(Source::parse(&self.spec()?)?)
+    }
+
+    /// The input with the generator's flags.
+    pub(crate) fn spec(&self) -> Result<String, Error> {
+        self.aniso.spec(&self.input)
     }
 
     /// The input file, for the outputs' check.
@@ -67,17 +94,19 @@ pub(crate) struct InputArgs {
     /// Apply a random symmetric node permutation with this seed first.
     #[arg(long, value_name = "SEED")]
     permute: Option<u64>,
+    #[command(flatten)]
+    aniso: AnisoArgs,
 }
 
 impl InputArgs {
     /// The input the flags name.
-    pub(crate) fn input(&self) -> Input {
-        match (&self.levels_from, &self.input) {
+    pub(crate) fn input(&self) -> Result<Input, Error> {
+        Ok(match (&self.levels_from, &self.input) {
             (Some(dir), _) => Input::Levels(dir.clone()),
             (None, input) => Input::Matrix {
-                spec: input.clone().unwrap_or_default(),
+                spec: self.aniso.spec(input.as_deref().unwrap_or_default())?,
                 permute: self.permute,
             },
-        }
+        })
     }
 }

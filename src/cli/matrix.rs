@@ -53,6 +53,12 @@ pub(crate) struct GenerateArgs {
         allow_negative_numbers = true
     )]
     poisson_ratio: f64,
+    /// Anisotropy epsilon (aniso2d), positive.
+    #[arg(long, default_value_t = crate::matrix::gen::ANISO_EPSILON, value_name = "E", allow_negative_numbers = true)]
+    epsilon: f64,
+    /// Rotation of the anisotropy in degrees (aniso2d).
+    #[arg(long, default_value_t = crate::matrix::gen::ANISO_ANGLE, value_name = "DEGREES", allow_negative_numbers = true)]
+    angle: f64,
     /// Apply a random symmetric node permutation with this seed.
     #[arg(long, value_name = "SEED")]
     permute: Option<u64>,
@@ -99,6 +105,8 @@ pub(crate) fn generate(args: &GenerateArgs) -> Result<(), Error> {
         n: args.n,
         young: args.young,
         poisson_ratio: args.poisson_ratio,
+        epsilon: args.epsilon,
+        angle: args.angle,
     };
     problem.validate().map_err(|e| {
         let flag = match e {
@@ -106,6 +114,9 @@ pub(crate) fn generate(args: &GenerateArgs) -> Result<(), Error> {
             ProblemError::Young(_) => "--young",
             ProblemError::PoissonRatio(_) => "--poisson-ratio",
             ProblemError::Material(_) => "--young, --poisson-ratio",
+            ProblemError::Epsilon(_) => "--epsilon",
+            ProblemError::Angle(_) => "--angle",
+            ProblemError::Anisotropy(_) => "--epsilon, --angle",
             ProblemError::Memory(_) => "--n",
         };
         Error::Usage(format!("{flag}: {e}"))

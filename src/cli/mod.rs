@@ -21,6 +21,7 @@ mod mpi;
 mod partition;
 mod process;
 mod replay;
+mod scale;
 
 use clap::{Parser, Subcommand};
 
@@ -67,6 +68,8 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Several partitions, placements and communication strategies side by side.
     Compare(compare::CompareArgs),
+    /// The analysis over several node counts (strong or weak scaling).
+    Scale(scale::ScaleArgs),
     /// Partition a matrix's rows and write a partition file.
     Partition(partition::PartitionArgs),
     /// Machine descriptions and their cost-model parameters.
@@ -138,6 +141,7 @@ pub fn run() -> i32 {
         Command::Analyze(args) => analyze::run(&args),
         Command::Partition(args) => partition::run(&args),
         Command::Compare(args) => compare::run(&args),
+        Command::Scale(args) => scale::run(&args),
         Command::Machine(c) => machine::machine(c),
         Command::Models(c) => machine::models(c),
         Command::Calibrate(args) => calibrate::calibrate(&args),

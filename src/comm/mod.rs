@@ -16,6 +16,9 @@
 //!   12 per entry, entries = the union of the patterns of `(A P)[i,:]` over
 //!   `i in I_p` with `P[i,k] != 0`. One message `p -> q` carries all of
 //!   them.
+//! - `aa` (`A_l A_l`): the pairs of spmv; for each column `j` sent, row
+//!   `j` of `A_l` packed as spgemm's rows (RAPtor's `par_matmult.cpp`:
+//!   `rows * 4 + nnz * (4 + 8)` bytes).
 //!
 //! Extraction ([`spmv_spgemm`], [`ptap`]) runs in parallel over ranks with
 //! per-thread marker arrays; nothing is `O(P^2)`. [`summarize`] gives
@@ -46,19 +49,62 @@ pub enum Op {
     Spgemm,
     /// `P_l^T (A_l P_l)`.
     Ptap,
+    /// `A_l A_l`: rows of `A_l` along `A_l`'s halo (RAPtor's
+    /// benchmark_matops `A Communication`).
+    Aa,
 }
 
 /// The operations in report order.
-pub const OPS: [Op; 3] = [Op::Spmv, Op::Spgemm, Op::Ptap];
+pub const OPS: [Op; 4] = [Op::Spmv, Op::Spgemm, Op::Ptap, Op::Aa];
 
 impl Op {
-    /// `spmv`, `spgemm` or `ptap`.
+    /// `spmv`, `spgemm`, `ptap` or `aa`.
     pub fn name(self) -> &'static str {
         match self {
             Op::Spmv => "spmv",
             Op::Spgemm => "spgemm",
             Op::Ptap => "ptap",
+            Op::Aa => "aa",
         }
+    }
+}
+
+/// A set of operations (`analyze --ops`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Ops(u8);
+
+impl Ops {
+    /// spmv, spgemm and ptap: what `analyze` charges unless told.
+    pub const DEFAULT: Ops = Ops(0b0111);
+
+    /// The set of `ops`.
+    pub fn of(ops: &[Op]) -> Ops {
+        Ops(ops.iter().fold(0, |b, &op| b | 1 << op as u8))
+    }
+
+    /// Whether `op` is in the set.
+    pub fn has(self, op: Op) -> bool {
+        self.0 & (1 << op as u8) != 0
+    }
+
+    /// The set with `op` in or out.
+    pub fn with(self, op: Op, on: bool) -> Ops {
+        if on {
+            Ops(self.0 | 1 << op as u8)
+        } else {
+            Ops(self.0 & !(1 << op as u8))
+        }
+    }
+
+    /// Its operations in report order.
+    pub fn list(self) -> Vec<Op> {
+        OPS.into_iter().filter(|&op| self.has(op)).collect()
+    }
+}
+
+impl Default for Ops {
+    fn default() -> Ops {
+        Ops::DEFAULT
     }
 }
 

@@ -125,6 +125,20 @@ pub fn steps(
     strategy: Strategy,
 ) -> Vec<Step> {
     let op = if p.is_some() { Op::Spgemm } else { Op::Spmv };
+    steps_of(op, a, p, part, m, strategy)
+}
+
+/// The steps of `strategy` for `op`, whose messages along `a`'s halo
+/// carry 8 bytes per value (`rows = None`) or the packed rows of `rows`
+/// (spgemm: `P_l`; aa: `A_l`).
+pub fn steps_of(
+    op: Op,
+    a: &Csr,
+    p: Option<&Csr>,
+    part: &Partition,
+    m: &Machine,
+    strategy: Strategy,
+) -> Vec<Step> {
     let weight = |j: u32| -> u64 {
         match p {
             None => 8,

@@ -7,6 +7,10 @@
 //! - `elasticity3d`: Q1 linear elasticity on `N^3` elements ([`super::elasticity`]).
 //! - `beam`: MFEM's beam-hex refined `R` times, the EuroMPI'18 problem
 //!   ([`super::elasticity::assemble_beam`]).
+//! - `aniso2d`: RAPtor's (and PyAMG's) rotated anisotropic Q1 diffusion
+//!   stencil `diffusion_stencil_2d(epsilon, theta)` on an `N x N` grid,
+//!   as RAPtor's `par_stencil_grid` assembles it (the benchmark_matops
+//!   problem of June 2018: `N = 3200`, `epsilon = 0.001`, 45 degrees).
 //!
 //! Unknowns are numbered lexicographically, x fastest.
 
@@ -31,6 +35,10 @@ pub enum Kind {
     Poisson3d27,
     /// 5-point Laplacian on N^2 unknowns.
     Poisson2d,
+    /// Rotated anisotropic diffusion, Q1 9-point stencil on N^2 unknowns
+    /// (RAPtor's diffusion_stencil_2d on par_stencil_grid; --epsilon,
+    /// --angle).
+    Aniso2d,
 }
 
 impl Kind {
@@ -67,6 +75,7 @@ impl Kind {
     pub fn row_width(self) -> u128 {
         match self {
             Kind::Poisson2d => 5,
+            Kind::Aniso2d => 9,
             Kind::Poisson3d => 7,
             Kind::Poisson3d27 => 27,
             Kind::Elasticity3d | Kind::Beam => 81,
@@ -77,7 +86,7 @@ impl Kind {
     pub fn rows(self, n: usize) -> u128 {
         let n = n as u128;
         match self {
-            Kind::Poisson2d => n * n,
+            Kind::Poisson2d | Kind::Aniso2d => n * n,
             Kind::Poisson3d | Kind::Poisson3d27 => n * n * n,
             Kind::Elasticity3d => 3 * n * (n + 1) * (n + 1),
             Kind::Beam => {
@@ -100,7 +109,8 @@ pub fn kind_names() -> String {
     crate::value_names::<Kind>()
 }
 
-/// A generator call: kind, size and material (elasticity only).
+/// A generator call: kind, size, material (elasticity3d) and anisotropy
+/// (aniso2d).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
     /// Which problem.
@@ -111,7 +121,16 @@ pub struct Problem {
     pub young: f64,
     /// Poisson's ratio nu (elasticity).
     pub poisson_ratio: f64,
+    /// The anisotropy `epsilon` of aniso2d: `-div Q diag(1, epsilon) Q^T grad`.
+    pub epsilon: f64,
+    /// The rotation of aniso2d's anisotropy, in degrees.
+    pub angle: f64,
 }
+
+/// aniso2d's default anisotropy: RAPtor's benchmark_matops (system 1).
+pub const ANISO_EPSILON: f64 = 0.001;
+/// aniso2d's default rotation in degrees (benchmark_matops: `M_PI/4`).
+pub const ANISO_ANGLE: f64 = 45.0;
 
 /// Parameters a generator refuses.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -135,6 +154,15 @@ pub enum ProblemError {
     /// nu outside (-1, 0.5).
     #[error("Poisson's ratio must lie in (-1, 0.5) for a positive definite operator, got {0}")]
     PoissonRatio(f64),
+    /// An anisotropy that is not a positive finite number.
+    #[error("epsilon must be a positive number, got {0}")]
+    Epsilon(f64),
+    /// An angle that is not finite.
+    #[error("the angle must be a finite number of degrees, got {0}")]
+    Angle(f64),
+    /// Anisotropy for a problem that has none.
+    #[error("{0} has no anisotropy; epsilon and angle apply to aniso2d")]
+    Anisotropy(Kind),
     /// A material for a problem whose material is fixed.
     #[error("{0} has its own materials (Lame 50 and 1, as RAPtor's MFEM problem); E and nu apply to elasticity3d")]
     Material(Kind),
@@ -151,7 +179,14 @@ impl Problem {
             n,
             young: 1.0,
             poisson_ratio: 0.3,
+            epsilon: ANISO_EPSILON,
+            angle: ANISO_ANGLE,
         }
+    }
+
+    /// Whether epsilon and angle are aniso2d's defaults.
+    fn default_anisotropy(&self) -> bool {
+        self.epsilon == ANISO_EPSILON && self.angle == ANISO_ANGLE
     }
 
     /// `gen:KIND:N`, the spec that reproduces this matrix (material noted
@@ -160,6 +195,9 @@ impl Problem {
         let mut s = format!("gen:{}:{}", self.kind, self.n);
         if self.kind == Kind::Elasticity3d && (self.young != 1.0 || self.poisson_ratio != 0.3) {
             s += &format!(" (E={}, nu={})", self.young, self.poisson_ratio);
+        }
+        if self.kind == Kind::Aniso2d && !self.default_anisotropy() {
+            s += &format!(":epsilon={}:angle={}", self.epsilon, self.angle);
         }
         s
     }
@@ -179,6 +217,16 @@ impl Problem {
         }
         if self.kind == Kind::Beam && (self.young != 1.0 || self.poisson_ratio != 0.3) {
             return Err(ProblemError::Material(self.kind));
+        }
+        if self.kind == Kind::Aniso2d {
+            if !(self.epsilon > 0.0 && self.epsilon.is_finite()) {
+                return Err(ProblemError::Epsilon(self.epsilon));
+            }
+            if !self.angle.is_finite() {
+                return Err(ProblemError::Angle(self.angle));
+            }
+        } else if !self.default_anisotropy() {
+            return Err(ProblemError::Anisotropy(self.kind));
         }
         if self.kind == Kind::Elasticity3d {
             if !(self.young > 0.0 && self.young.is_finite()) {
@@ -218,6 +266,7 @@ impl Problem {
         let n = self.n;
         let csr = match self.kind {
             Kind::Poisson2d => stencil(&[n, n, 1], 1, 4.0),
+            Kind::Aniso2d => stencil_2d(n, &diffusion_stencil_2d(self.epsilon, self.angle)),
             Kind::Poisson3d => stencil(&[n, n, n], 1, 6.0),
             Kind::Poisson3d27 => stencil(&[n, n, n], 3, 26.0),
             Kind::Elasticity3d => elasticity::assemble(n, self.young, self.poisson_ratio),
@@ -233,6 +282,57 @@ impl Problem {
             numbering: crate::matrix::Numbering::FromZero,
         })
     }
+}
+
+/// RAPtor's `diffusion_stencil_2d(eps, theta)` (gallery/diffusion.hpp,
+/// PyAMG's `diffusion_stencil_2d(type='FE')`): the Q1 stencil of `-div Q
+/// diag(1, eps) Q^T grad u`, `Q` the rotation by `angle` degrees; entry
+/// `3 (dy + 1) + (dx + 1)` couples a point to its neighbour at `(dx, dy)`.
+/// Each value is RAPtor's expression in its order of operations, so the
+/// matrix is RAPtor's bit for bit; `pi * (angle / 180)` is `M_PI/4.0`
+/// exactly at 45 degrees.
+pub fn diffusion_stencil_2d(eps: f64, angle: f64) -> [f64; 9] {
+    let theta = std::f64::consts::PI * (angle / 180.0);
+    let (c, s) = (theta.cos(), theta.sin());
+    let (cs, cc, ss) = (c * s, c * c, s * s);
+    let v1 = ((-eps - 1.0) * cc + (-eps - 1.0) * ss + (3.0 * eps - 3.0) * cs) / 6.0;
+    let v2 = ((2.0 * eps - 4.0) * cc + (-4.0 * eps + 2.0) * ss) / 6.0;
+    let v3 = ((-eps - 1.0) * cc + (-eps - 1.0) * ss + (-3.0 * eps + 3.0) * cs) / 6.0;
+    let v4 = ((-4.0 * eps + 2.0) * cc + (2.0 * eps - 4.0) * ss) / 6.0;
+    let v5 = ((8.0 * eps + 8.0) * cc + (8.0 * eps + 8.0) * ss) / 6.0;
+    [v1, v2, v3, v4, v5, v4, v3, v2, v1]
+}
+
+/// A 9-point stencil on an `n x n` grid as RAPtor's `par_stencil_grid`
+/// builds it: row `x + n y`, the neighbours inside the grid in
+/// increasing column order, entries with `|value| <= 1e-16` (RAPtor's
+/// `zero_tol`) left out. RAPtor reads a row's value for offset `d` from
+/// the mirrored entry (`data[(N_s - d - 1) n_v + i]`): the same for the
+/// point-symmetric stencils it is given, and taken so here.
+fn stencil_2d(n: usize, st: &[f64; 9]) -> Csr {
+    const ZERO_TOL: f64 = 1e-16;
+    let neighbours = move |r: usize| {
+        let (x, y) = ((r % n) as i64, (r / n) as i64);
+        (0..9usize).filter_map(move |k| {
+            let (dx, dy) = (k as i64 % 3 - 1, k as i64 / 3 - 1);
+            let (qx, qy) = (x + dx, y + dy);
+            let v = st[8 - k];
+            let inside = qx >= 0 && qy >= 0 && qx < n as i64 && qy < n as i64;
+            (inside && v.abs() > ZERO_TOL).then(|| ((qy as usize) * n + qx as usize, v))
+        })
+    };
+    let rows = n * n;
+    csr::from_rows(
+        rows,
+        rows,
+        |r| neighbours(r).count(),
+        |r, cols, vals| {
+            for (k, (c, v)) in neighbours(r).enumerate() {
+                cols[k] = c as u32;
+                vals[k] = v;
+            }
+        },
+    )
 }
 
 /// Laplacian-type stencil on a grid of `dims` unknowns (x fastest):
@@ -399,7 +499,7 @@ mod tests {
         assert_eq!(Kind::parse("poisson3d-27"), Some(Kind::Poisson3d27));
         assert_eq!(
             kind_names(),
-            "elasticity3d, beam, poisson3d, poisson3d-27, poisson2d"
+            "elasticity3d, beam, poisson3d, poisson3d-27, poisson2d, aniso2d"
         );
     }
 }

@@ -58,13 +58,18 @@ pub enum SpecProblem {
     /// A size that is not a number.
     #[error("size '{0}' is not a positive integer")]
     Size(String),
+    /// A parameter that is not `epsilon=E` or `angle=DEGREES`.
+    #[error("'{0}' is not a parameter (expected epsilon=E or angle=DEGREES after gen:aniso2d:N)")]
+    Parameter(String),
     /// Parameters the generator refuses.
     #[error(transparent)]
     Problem(#[from] ProblemError),
 }
 
 impl Source {
-    /// `gen:KIND:N` is a generator, anything else a file path.
+    /// `gen:KIND:N` is a generator, anything else a file path. aniso2d
+    /// takes `:epsilon=E` and `:angle=DEGREES` after `N` (what
+    /// `--epsilon` and `--angle` add, and what [`Problem::spec`] writes).
     pub fn parse(input: &str) -> Result<Source, LoadError> {
         let Some(spec) = input.strip_prefix("gen:") else {
             return Ok(Source::File(PathBuf::from(input)));
@@ -82,10 +87,20 @@ impl Source {
                 known: kind_names(),
             })
         })?;
+        let mut fields = n.split(':');
+        let n = fields.next().unwrap_or_default();
         let n: usize = n
             .parse()
             .map_err(|_| bad(SpecProblem::Size(n.to_string())))?;
-        let problem = Problem::new(kind, n);
+        let mut problem = Problem::new(kind, n);
+        for field in fields {
+            let (key, value) = field.split_once('=').unwrap_or((field, ""));
+            match (key, value.parse::<f64>()) {
+                ("epsilon", Ok(v)) => problem.epsilon = v,
+                ("angle", Ok(v)) => problem.angle = v,
+                _ => return Err(bad(SpecProblem::Parameter(field.to_string()))),
+            }
+        }
         problem.validate().map_err(|e| bad(e.into()))?;
         Ok(Source::Gen(problem))
     }
@@ -118,6 +133,30 @@ impl Source {
     }
 }
 
+/// `spec` with aniso2d's `epsilon` and `angle` (the flags `--epsilon`
+/// and `--angle`) appended; refused, naming the flag, when given for an
+/// input that is not `gen:aniso2d:N`.
+pub fn with_anisotropy(
+    spec: &str,
+    epsilon: Option<f64>,
+    angle: Option<f64>,
+) -> Result<String, String> {
+    let mut out = spec.to_string();
+    for (flag, key, value) in [
+        ("--epsilon", "epsilon", epsilon),
+        ("--angle", "angle", angle),
+    ] {
+        let Some(v) = value else { continue };
+        if !spec.starts_with("gen:aniso2d:") {
+            return Err(format!(
+                "{flag} applies to the generator gen:aniso2d:N, not to {spec}"
+            ));
+        }
+        out += &format!(":{key}={v}");
+    }
+    Ok(out)
+}
+
 /// "path/beam_tet_2k.mtx.gz" -> "beam_tet_2k": a matrix's name without
 /// folders and Matrix Market extensions, for titles and folder names.
 pub fn base_name(name: &str) -> &str {
@@ -140,7 +179,7 @@ mod tests {
             Source::File("a/b.mtx".into())
         );
         let e = Source::parse("gen:cube:3").unwrap_err().to_string();
-        assert_eq!(e, "generator spec 'gen:cube:3': unknown kind 'cube' (known: elasticity3d, beam, poisson3d, poisson3d-27, poisson2d)");
+        assert_eq!(e, "generator spec 'gen:cube:3': unknown kind 'cube' (known: elasticity3d, beam, poisson3d, poisson3d-27, poisson2d, aniso2d)");
         let e = Source::parse("gen:poisson3d:x").unwrap_err().to_string();
         assert!(e.contains("size 'x' is not a positive integer"));
         assert!(Source::parse("gen:poisson3d")

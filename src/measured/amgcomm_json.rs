@@ -65,6 +65,9 @@ pub struct MeasuredLevel {
     /// `P_l^T (A_l P_l)`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ptap: Option<MeasuredOp>,
+    /// `A_l A_l` (rows of `A_l` along its halo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aa: Option<MeasuredOp>,
 }
 
 impl MeasuredLevel {
@@ -74,6 +77,7 @@ impl MeasuredLevel {
             Op::Spmv => &mut self.spmv,
             Op::Spgemm => &mut self.spgemm,
             Op::Ptap => &mut self.ptap,
+            Op::Aa => &mut self.aa,
         }
     }
 }
@@ -100,6 +104,7 @@ pub(super) fn parse_json(text: &str) -> Result<Measured, MeasuredError> {
             (Op::Spmv, l.spmv),
             (Op::Spgemm, l.spgemm),
             (Op::Ptap, l.ptap),
+            (Op::Aa, l.aa),
         ] {
             if let Some(m) = m {
                 check_seconds(None, m.seconds)?;
@@ -116,6 +121,7 @@ pub(super) fn parse_json(text: &str) -> Result<Measured, MeasuredError> {
         machine: f.machine,
         strategy: f.strategy,
         levels,
+        others: BTreeMap::new(),
     })
 }
 
@@ -132,6 +138,7 @@ impl MeasuredFile {
                     spmv: None,
                     spgemm: None,
                     ptap: None,
+                    aa: None,
                 });
             }
             let slot = levels.last_mut().expect("pushed").op_mut(r.op);

@@ -7,7 +7,11 @@
 //!   `Num Active Processes`, `Comm Time`, ...). A batch system's prologue
 //!   before the first `Level` and an epilogue after the last complete
 //!   block are skipped; a block cut short (a killed run) ends the file.
-//!   `A*x` is spmv, `A*P` spgemm.
+//!   `A*x` is spmv, `A*P` spgemm. RAPtor's `benchmark_matops` output
+//!   (June 2018) is read the same way: `A Vector Communication` is spmv,
+//!   `A Communication:` aa, and their `TAP` blocks the same operations
+//!   under `node-aware-3` ([`Measured::others`]); its `S` and `P` blocks
+//!   are not read.
 //! - amgcomm's measured JSON ([`MeasuredFile`], schema version 1, written
 //!   by `amgcomm replay`): run metadata and, per level and operation,
 //!   `seconds` (the maximum over ranks of one exchange, the median over
@@ -71,13 +75,30 @@ pub struct Measured {
     /// The exchange strategy replayed, when the file states it.
     pub strategy: Option<String>,
     /// Per level (0 the finest), its operations.
-    pub levels: BTreeMap<usize, BTreeMap<Op, MeasuredOp>>,
+    pub levels: Levels,
+    /// The same run's measurements under other exchange strategies, by
+    /// strategy name (benchmark_matops's `TAP` blocks: `node-aware-3`).
+    pub others: BTreeMap<String, Levels>,
 }
+
+/// Per level (0 the finest), the measured operations.
+pub type Levels = BTreeMap<usize, BTreeMap<Op, MeasuredOp>>;
 
 impl Measured {
     /// The measurement of `op` on `level`, if the file has one.
     pub fn get(&self, level: usize, op: Op) -> Option<&MeasuredOp> {
         self.levels.get(&level)?.get(&op)
+    }
+
+    /// The levels measured under `strategy` (its name): the file's own
+    /// when it is the one the file states (standard when it states none),
+    /// else one of [`Measured::others`].
+    pub fn under(&self, strategy: &str) -> Option<&Levels> {
+        if self.strategy.as_deref().unwrap_or("standard") == strategy {
+            Some(&self.levels)
+        } else {
+            self.others.get(strategy)
+        }
     }
 
     /// Levels the file covers: one past its deepest.

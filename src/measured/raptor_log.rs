@@ -1,26 +1,32 @@
 //! RAPtor's per-level benchmark output, as printed for the EuroMPI'18
 //! study (the reader of `--measured` for it): blocks `Level N`, then
-//! `A*P:` and `A*x`, each followed by `Key: value` or `Key = value`
-//! lines.
+//! `A*P:` and `A*x` (the elasticity runs) or benchmark_matops's `A
+//! Communication:`, `A TAP Communication:`, `A Vector Communication` and
+//! `A Vector TAP Communication` (and the `S` and `P` blocks, not read),
+//! each followed by `Key: value` or `Key = value` lines.
 
 use std::collections::BTreeMap;
 
-use super::{check_seconds, fail, Measured, MeasuredError, MeasuredOp};
+use super::{check_seconds, fail, Levels, Measured, MeasuredError, MeasuredOp};
+use crate::comm::node_aware::Strategy;
 use crate::comm::Op;
 
 /// An operation block being read: its fields so far.
 struct Block {
     level: usize,
     op: Op,
+    /// A `TAP` block: RAPtor's 3-step node-aware exchange.
+    tap: bool,
     fields: MeasuredOp,
     seconds: Option<f64>,
 }
 
 impl Block {
     /// The block's measurement, once its `Comm Time` has been read.
-    fn finish(self) -> Option<(usize, Op, MeasuredOp)> {
+    fn finish(self) -> Option<(bool, usize, Op, MeasuredOp)> {
         let seconds = self.seconds?;
         Some((
+            self.tap,
             self.level,
             self.op,
             MeasuredOp {
@@ -31,13 +37,40 @@ impl Block {
     }
 }
 
+/// What a block header names: an operation read (and whether through
+/// `TAP`), or a block not read; `None` for any other line.
+fn header(line: &str) -> Option<Option<(Op, bool)>> {
+    Some(match line.trim_end_matches(':') {
+        "A*x" => Some((Op::Spmv, false)),
+        "A*P" => Some((Op::Spgemm, false)),
+        "A Communication" => Some((Op::Aa, false)),
+        "A TAP Communication" => Some((Op::Aa, true)),
+        "A Vector Communication" => Some((Op::Spmv, false)),
+        "A Vector TAP Communication" => Some((Op::Spmv, true)),
+        "S Communication"
+        | "P Communication"
+        | "S TAP Communication"
+        | "P TAP Communication"
+        | "S Vector Communication"
+        | "P Vector Communication"
+        | "S Vector TAP Communication"
+        | "P Vector TAP Communication"
+        | "P.T*AP"
+        | "P*e"
+        | "P.T*r" => None,
+        _ => return None,
+    })
+}
+
 pub(super) fn parse_raptor(text: &str) -> Result<Measured, MeasuredError> {
-    let mut levels: BTreeMap<usize, BTreeMap<Op, MeasuredOp>> = BTreeMap::new();
+    let mut levels: Levels = BTreeMap::new();
+    let mut tap: Levels = BTreeMap::new();
     let mut level: Option<usize> = None;
     let mut block: Option<Block> = None;
     let mut store = |b: Block| {
-        if let Some((l, op, m)) = b.finish() {
-            levels.entry(l).or_default().insert(op, m);
+        if let Some((through_tap, l, op, m)) = b.finish() {
+            let into = if through_tap { &mut tap } else { &mut levels };
+            into.entry(l).or_default().insert(op, m);
         }
     };
     for (k, raw) in text.lines().enumerate() {
@@ -54,21 +87,17 @@ pub(super) fn parse_raptor(text: &str) -> Result<Measured, MeasuredError> {
             level = Some(l);
             continue;
         }
-        let op = match line {
-            "A*x" | "A*x:" => Some(Op::Spmv),
-            "A*P" | "A*P:" => Some(Op::Spgemm),
-            _ => None,
-        };
-        if let Some(op) = op {
+        if let Some(read) = header(line) {
             let Some(l) = level else {
                 return Err(fail(Some(n), format!("'{line}' before any 'Level N' line")));
             };
             if let Some(b) = block.take() {
                 store(b);
             }
-            block = Some(Block {
+            block = read.map(|(op, tap)| Block {
                 level: l,
                 op,
+                tap,
                 fields: MeasuredOp::default(),
                 seconds: None,
             });
@@ -117,15 +146,21 @@ pub(super) fn parse_raptor(text: &str) -> Result<Measured, MeasuredError> {
     if levels.is_empty() {
         return Err(fail(
             None,
-            "no measured level: expected RAPtor's 'Level N', 'A*P:' and 'A*x' blocks with 'Comm Time', or amgcomm's measured JSON",
+            "no measured level: expected RAPtor's 'Level N', 'A*P:' and 'A*x' blocks (or benchmark_matops's 'A Communication:' and 'A Vector Communication') with 'Comm Time', or amgcomm's measured JSON",
         ));
     }
+    let others = if tap.is_empty() {
+        BTreeMap::new()
+    } else {
+        BTreeMap::from([(Strategy::NodeAware3.name(), tap)])
+    };
     Ok(Measured {
         format: "raptor",
         ranks: None,
         machine: None,
         strategy: None,
         levels,
+        others,
     })
 }
 
@@ -184,4 +219,98 @@ pub fn write(blocks: &[Printed], tail: &str) -> String {
         let _ = writeln!(s, "Comm Time: {}", b.comm_time);
     }
     s + tail
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A benchmark_matops log as RAPtor prints it, written here: per
+    /// level the A, S and P blocks, standard and TAP, then the vectors.
+    fn matops(levels: usize) -> String {
+        let mut s = String::from("Begin Torque Prologue\nJob name: aniso_128\n\n");
+        for l in 0..levels {
+            s += &format!("Level {l}\n");
+            for (k, block) in [
+                "A Communication:",
+                "S Communication:",
+                "P Communication:",
+                "A TAP Communication:",
+                "S TAP Communication:",
+                "P TAP Communication:",
+                "A Vector Communication",
+                "S Vector Communication",
+                "P Vector Communication",
+                "A Vector TAP Communication",
+            ]
+            .iter()
+            .enumerate()
+            {
+                s += &format!("{block}\n");
+                if block.contains("TAP") {
+                    s += "Max Num L Msgs: 2\nMax Num G Msgs: 1\n";
+                } else {
+                    s += &format!("Max Num Msgs: {}\n", l + 2);
+                }
+                s += &format!(
+                    "Total Bytes = {}\nNum Rend: 1\nByte Hops = 9\n",
+                    1000 * (k + 1)
+                );
+                s += &format!("Num Active Processes: 128\nComm Time: {}e-05\n", k + 1);
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn reads_benchmark_matops_blocks_and_their_tap_twins() {
+        let m = parse_raptor(&matops(2)).unwrap();
+        assert_eq!(m.depth(), 2);
+        let aa = m.get(1, Op::Aa).unwrap();
+        assert_eq!(
+            (aa.seconds, aa.max_msgs, aa.bytes),
+            (1e-5, Some(3), Some(1000))
+        );
+        let x = m.get(0, Op::Spmv).unwrap();
+        assert_eq!((x.seconds, x.bytes), (7e-5, Some(7000)));
+        // S and P blocks are not read; the TAP blocks are node-aware-3's.
+        assert_eq!(m.levels[&0].len(), 2);
+        let tap = m.under("node-aware-3").unwrap();
+        assert_eq!(tap[&0][&Op::Aa].seconds, 4e-5);
+        assert_eq!(tap[&0][&Op::Spmv].seconds, 1e-4);
+        assert_eq!(tap[&0][&Op::Aa].max_msgs, None);
+        assert!(m.under("node-aware-2").is_none());
+        assert_eq!(m.under("standard"), Some(&m.levels));
+    }
+
+    #[test]
+    fn a_cut_matops_log_keeps_its_complete_blocks() {
+        let text = matops(2);
+        // Cut inside level 1's A TAP block, before its Comm Time.
+        let cut = &text[..text.rfind("A TAP Communication:").unwrap() + 40];
+        let m = parse_raptor(cut).unwrap();
+        assert!(m.get(1, Op::Aa).is_some());
+        assert!(m.under("node-aware-3").unwrap().get(&1).is_none());
+        assert!(m.get(1, Op::Spmv).is_none());
+        // A block before any level, and a word for a number.
+        let e = parse_raptor("A Communication:\nComm Time: 1\n").unwrap_err();
+        assert!(e.to_string().contains("before any 'Level N'"), "{e}");
+        let e = parse_raptor(&text.replacen("Comm Time: 1e-05", "Comm Time: soon", 1)).unwrap_err();
+        assert!(e.to_string().contains("not a number"), "{e}");
+    }
+
+    #[test]
+    fn the_elasticity_logs_read_as_before() {
+        let blocks = [Printed {
+            level: 0,
+            op: Op::Spmv,
+            max_msgs: 19,
+            total_bytes: 840_144,
+            active_processes: 128,
+            comm_time: "1.193471e-04".into(),
+        }];
+        let m = parse_raptor(&write(&blocks, "")).unwrap();
+        assert_eq!(m.get(0, Op::Spmv).unwrap().max_msgs, Some(19));
+        assert!(m.others.is_empty() && m.get(0, Op::Aa).is_none());
+    }
 }

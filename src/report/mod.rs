@@ -20,6 +20,7 @@ pub mod hierarchy;
 pub mod json;
 pub mod measurements;
 pub mod run;
+pub mod scale;
 pub mod spy;
 pub mod table;
 pub mod text;
@@ -134,7 +135,11 @@ pub fn write_folder(
     report_folder(dir, |f| {
         f.text("levels.csv", &table::csv(r))?;
         for ext in ["png", "svg"] {
+            // A chart per operation charged.
             for op in crate::comm::OPS {
+                if charts::level_costs(r, op).is_empty() {
+                    continue;
+                }
                 charts::breakdown(&f.path(&format!("{}.{ext}", op.name())), r, op)?;
             }
             charts::messages(&f.path(&format!("messages.{ext}")), r)?;

@@ -93,6 +93,9 @@ fn advice_lines(r: &Report) -> String {
         if let Some([now, then]) = a.max_recv {
             s += &format!("; most messages a rank receives {now} -> {then}");
         }
+        if a.close {
+            s += "; a close call: within 25%, the model does not name a winner";
+        }
         s += "\n";
     }
     s
@@ -148,7 +151,11 @@ pub fn table(r: &Report) -> String {
         String::new()
     };
     let mut s = String::new();
-    for op in OPS {
+    // The operations charged (spgemm and ptap on levels with a P).
+    for op in OPS
+        .into_iter()
+        .filter(|&op| r.levels.iter().any(|l| l.op(op).is_some()))
+    {
         s += &format!(
             "{} ({how})\n{:>5} {:>11} {:>13} {:>6} {:>8} {:>10}{header} {:>10}{measured_header}\n",
             op.name(),
