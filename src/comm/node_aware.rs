@@ -134,16 +134,16 @@ pub fn steps(
 pub fn steps_of(
     op: Op,
     a: &Csr,
-    p: Option<&Csr>,
+    rows: Option<&Csr>,
     part: &Partition,
     m: &Machine,
     strategy: Strategy,
 ) -> Vec<Step> {
     let weight = |j: u32| -> u64 {
-        match p {
+        match rows {
             None => 8,
-            Some(p) => {
-                let ptr = p.indptr();
+            Some(rows) => {
+                let ptr = rows.indptr();
                 let ptr = ptr.raw_storage();
                 4 + 12 * (ptr[j as usize + 1] - ptr[j as usize]) as u64
             }

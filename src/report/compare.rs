@@ -195,9 +195,26 @@ pub fn table(r: &CompareReport) -> String {
     s
 }
 
+/// A log axis of whole decades around the positive `values` (at least
+/// one decade; 1 us to 1 ms when there is none).
+pub(crate) fn decades(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = values
+        .filter(|&x| x > 0.0)
+        .fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
+    let (lo, hi) = if hi > 0.0 {
+        (
+            10f64.powf(lo.log10().floor()),
+            10f64.powf(hi.log10().ceil()),
+        )
+    } else {
+        (1e-6, 1e-3)
+    };
+    (lo, hi.max(lo * 10.0))
+}
+
 /// Matplotlib's tab10: ten distinguishable colours, one per variant
 /// (they repeat only beyond ten).
-const COLORS: [RGBColor; 10] = [
+pub(crate) const COLORS: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -276,19 +293,7 @@ where
         }),
     ];
     for (area, caption, pick) in per_level {
-        let values = (r.variants.iter())
-            .flat_map(|v| v.levels.iter().filter_map(pick))
-            .filter(|&x| x > 0.0);
-        let (lo, hi) = values.fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
-        let (lo, hi) = if hi > 0.0 {
-            (
-                10f64.powf(lo.log10().floor()),
-                10f64.powf(hi.log10().ceil()),
-            )
-        } else {
-            (1e-6, 1e-3)
-        };
-        let hi = hi.max(lo * 10.0);
+        let (lo, hi) = decades((r.variants.iter()).flat_map(|v| v.levels.iter().filter_map(pick)));
         let mut chart = ChartBuilder::on(area)
             .caption(caption, ("sans-serif", 15))
             .margin(12)

@@ -13,6 +13,7 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::compare::{decades, COLORS};
 use super::{seconds, Drawn, ReportError};
 use crate::analysis::request::{Request, RequestError, Run};
 use crate::analysis::Scaling;
@@ -188,29 +189,6 @@ pub fn table(s: &Scaling) -> String {
     out
 }
 
-const COLORS: [RGBColor; 8] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-];
-
-fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    let (lo, hi) = values
-        .filter(|&x| x > 0.0)
-        .fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
-    if hi > 0.0 {
-        let lo = 10f64.powf(lo.log10().floor());
-        (lo, 10f64.powf(hi.log10().ceil()).max(lo * 10.0))
-    } else {
-        (1e-6, 1e-3)
-    }
-}
-
 /// `time_<op>`: seconds against nodes per level, one panel per strategy.
 pub fn chart(path: &Path, s: &Scaling, op: Op) -> Result<(), ReportError> {
     const SIZE: (u32, u32) = (1200, 560);
@@ -245,7 +223,7 @@ where
                 .flat_map(move |l| [p.seconds(k, l, op, false), p.seconds(k, l, op, true)])
         })
     });
-    let (lo, hi) = log_range(all.flatten());
+    let (lo, hi) = decades(all.flatten());
     let depth = s.points.iter().map(|p| p.levels()).max().unwrap_or(0);
     for (k, area) in panels.iter().enumerate() {
         let mut chart = ChartBuilder::on(area)
