@@ -651,6 +651,7 @@ fn summaries_summed_while_building_match_summarize() {
                 summary: &spmv.1,
                 machine: &m,
                 places: &places,
+                copies: None,
             };
             amgcomm::model::cost(&x, &model)
         };

@@ -12,7 +12,7 @@ use common::{amgcomm, refused};
 
 use amgcomm::machine::presets;
 use amgcomm::machine::{Locality, Machine};
-use amgcomm::measure::benchpress::{self, Layout};
+use amgcomm::measure::benchpress::{self, Bench, Layout};
 use amgcomm::measure::calibrate::Experiment;
 
 fn data(name: &str) -> std::path::PathBuf {
@@ -28,6 +28,8 @@ fn a_refit_from_the_table_gives_each_preset() {
         let (m, source, medians) = benchpress::refit(name, &table).unwrap();
         let preset = presets::preset(name).unwrap();
         assert_eq!(m.params, preset.params, "{name}");
+        assert_eq!(m.gpus, preset.gpus, "{name}: the GPUs' parameters");
+        assert!(m.gpus.is_some(), "{name} has its GPUs");
         assert_eq!(m.provenance, preset.provenance, "{name}");
         assert!(
             source[0].contains("BenchPress"),
@@ -37,9 +39,11 @@ fn a_refit_from_the_table_gives_each_preset() {
         // sender counts.
         let pp = medians
             .iter()
-            .filter(|m| matches!(m.experiment, Experiment::PingPong(_)))
+            .filter(|m| matches!(m.experiment, Bench::Host(Experiment::PingPong(_))))
             .count();
-        let inj = medians.len() - pp;
+        let inj = (medians.iter())
+            .filter(|m| m.experiment == Bench::Host(Experiment::Injection))
+            .count();
         let classes = if name == "frontier" { 2 } else { 3 };
         assert_eq!(
             (pp, inj),
@@ -54,7 +58,7 @@ fn a_refit_from_the_table_gives_each_preset() {
     let at = |l: Locality, bytes: u64| {
         summit
             .iter()
-            .find(|m| m.experiment == Experiment::PingPong(l) && m.bytes == bytes)
+            .find(|m| m.experiment == Bench::Host(Experiment::PingPong(l)) && m.bytes == bytes)
             .unwrap()
             .seconds
     };
@@ -155,20 +159,20 @@ fn medians_by_hand() {
     // Node class: pair (0, 1), min of 1 and 0.5 us at size 0.
     let node = m
         .iter()
-        .find(|x| x.experiment == Experiment::PingPong(Locality::NODE))
+        .find(|x| x.experiment == Bench::Host(Experiment::PingPong(Locality::NODE)))
         .unwrap();
     assert_eq!((node.bytes, node.seconds, node.count), (4, 0.5e-6, 1));
     // Network: mins 1.5, 5, 4, 1 us: median 2.75 us.
     let net = m
         .iter()
-        .find(|x| x.experiment == Experiment::PingPong(Locality::NETWORK))
+        .find(|x| x.experiment == Bench::Host(Experiment::PingPong(Locality::NETWORK)))
         .unwrap();
     assert_eq!(net.count, 4);
     assert!((net.seconds - 2.75e-6).abs() < 1e-18);
     // The last size is 512 KiB, 18 times the first size's time.
     let last = m
         .iter()
-        .rfind(|x| x.experiment == Experiment::PingPong(Locality::NETWORK))
+        .rfind(|x| x.experiment == Bench::Host(Experiment::PingPong(Locality::NETWORK)))
         .unwrap();
     assert_eq!(last.bytes, 512 * 1024);
     assert!((last.seconds - 18.0 * 2.75e-6).abs() < 1e-15);
@@ -471,4 +475,180 @@ fn malformed_networks_are_refused_before_the_input() {
         2,
         &["9473 nodes do not fit the dragonfly machine's 9472 nodes"],
     );
+}
+
+/// The GPU readers (a ping-pong's GPU section, a memcpy output) against
+/// the same hostile files as the CPU's: each one line, exit 1, naming
+/// the file, through `machine fit`.
+#[test]
+fn hostile_gpu_sections_and_memcpy_files_are_one_line() {
+    let row = |head: String| {
+        let v: Vec<String> = (0..18)
+            .map(|i| format!("{:e}", 1e-6 * (1 + i) as f64))
+            .collect();
+        format!("{head}\t{}\n", v.join("\t"))
+    };
+    let cpu = format!(
+        "Profiling Standard CPU Ping-Pongs:\n{}{}",
+        row("CPU 0 and CPU 1:".into()),
+        row("CPU 0 and CPU 8:".into())
+    );
+    let gpu_head = "Profiling GPU Ping-Pongs\n";
+    let gpu_good = format!(
+        "{gpu_head}{}{}",
+        row("GPU on rank 0 and GPU on rank 1:".into()),
+        row("GPU on rank 0 and GPU on rank 8:".into())
+    );
+    let memcpy_good = format!(
+        "Memcpy Host To Device:\nNum GPUs 8\n{}\nMemcpy Device To Host:\nNum GPUs 8\n{}",
+        row("CPU 0, GPU 0:".into()),
+        row("CPU 0, GPU 0:".into())
+    );
+    let hostile = |head: &str, good: &str| -> Vec<(String, Vec<u8>, String)> {
+        let first = good.lines().find(|l| l.contains('\t')).unwrap().to_string();
+        vec![
+            (
+                "empty".into(),
+                Vec::new(),
+                format!("no '{}", head.trim_end_matches(':')),
+            ),
+            (
+                "binary".into(),
+                vec![0xff, 0x00, 0x13, 0x37],
+                "not valid text".into(),
+            ),
+            (
+                "cut row".into(),
+                format!(
+                    "{head}\n{}\t1e-6\t2e-6\n",
+                    first.split('\t').next().unwrap()
+                )
+                .into_bytes(),
+                "2 times, 18 expected".into(),
+            ),
+            (
+                "word".into(),
+                good.replacen("2e-6", "fast", 1).into_bytes(),
+                "'fast' is not a time".into(),
+            ),
+            (
+                "nan".into(),
+                good.replacen("2e-6", "NaN", 1).into_bytes(),
+                "'NaN' is not a time".into(),
+            ),
+            (
+                "huge".into(),
+                good.replacen("2e-6", "1e300", 1).into_bytes(),
+                "'1e300' is not a time".into(),
+            ),
+        ]
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // The GPU section of the ping-pongs.
+    for (what, bytes, needle) in hostile("Profiling GPU Ping-Pongs", &gpu_good) {
+        let folder = dir.path().join(format!("gpu_{}", what.replace(' ', "_")));
+        std::fs::create_dir(&folder).unwrap();
+        let mut text = cpu.clone().into_bytes();
+        if what == "binary" {
+            text = bytes.clone();
+        } else {
+            text.extend(&bytes);
+        }
+        for f in ["ping_pong.0.out", "ping_pong.2.out"] {
+            std::fs::write(folder.join(f), &text).unwrap();
+        }
+        std::fs::write(folder.join("memcpy.out"), &memcpy_good).unwrap();
+        let o = amgcomm(
+            dir.path(),
+            &["machine", "fit", "frontier", folder.to_str().unwrap()],
+        );
+        refused(&o, 1, &["ping_pong.0.out", &needle]);
+    }
+    let pp = format!("{cpu}{gpu_good}");
+    let pair = format!("{}no pair", "");
+    let mut memcpy_cases = hostile("Memcpy Host To Device:", &memcpy_good);
+    memcpy_cases.push((
+        pair,
+        b"Memcpy Host To Device:\nCPU zero, GPU 0:\t1e-6\n".to_vec(),
+        "not 'CPU p, GPU g:'".into(),
+    ));
+    for (what, bytes, needle) in memcpy_cases {
+        let folder = dir
+            .path()
+            .join(format!("memcpy_{}", what.replace(' ', "_")));
+        std::fs::create_dir(&folder).unwrap();
+        for f in ["ping_pong.0.out", "ping_pong.2.out"] {
+            std::fs::write(folder.join(f), &pp).unwrap();
+        }
+        std::fs::write(folder.join("memcpy.out"), &bytes).unwrap();
+        let o = amgcomm(
+            dir.path(),
+            &["machine", "fit", "frontier", folder.to_str().unwrap()],
+        );
+        refused(&o, 1, &["memcpy.out", &needle]);
+    }
+    // A missing memcpy file and one too large.
+    let folder = dir.path().join("no_memcpy");
+    std::fs::create_dir(&folder).unwrap();
+    for f in ["ping_pong.0.out", "ping_pong.2.out"] {
+        std::fs::write(folder.join(f), &pp).unwrap();
+    }
+    let o = amgcomm(
+        dir.path(),
+        &["machine", "fit", "frontier", folder.to_str().unwrap()],
+    );
+    refused(&o, 1, &["memcpy.out", "no such file"]);
+    let f = std::fs::File::create(folder.join("memcpy.out")).unwrap();
+    f.set_len(65 << 20).unwrap();
+    let o = amgcomm(
+        dir.path(),
+        &["machine", "fit", "frontier", folder.to_str().unwrap()],
+    );
+    refused(&o, 1, &["memcpy.out", "larger than"]);
+}
+
+/// A device strategy or --ranks-per-gpu on a machine without GPUs, a
+/// host strategy with the data on GPUs, --ppn beside --ranks-per-gpu:
+/// one line, exit 2, before the input (which does not exist) is read.
+#[test]
+fn gpu_requests_that_cannot_be_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &[&str]); 5] = [
+        (
+            &["--strategy", "gpu-aware"],
+            &["--strategy gpu-aware", "bluewaters has no GPUs"],
+        ),
+        (
+            &["--ranks-per-gpu", "2"],
+            &["--ranks-per-gpu", "has no GPUs"],
+        ),
+        (
+            &[
+                "--machine",
+                "lassen",
+                "--ranks-per-gpu",
+                "2",
+                "--strategy",
+                "node-aware-3",
+            ],
+            &[
+                "--strategy node-aware-3",
+                "gpu-aware, staged, staged-node-aware, split",
+            ],
+        ),
+        (
+            &["--machine", "lassen", "--ranks-per-gpu", "2", "--ppn", "8"],
+            &["--ppn", "drop --ppn"],
+        ),
+        (
+            &["--machine", "lassen", "--ranks-per-gpu", "0"],
+            &["--ranks-per-gpu must be from 1"],
+        ),
+    ];
+    for (flags, needles) in cases {
+        let mut args = vec!["analyze", "missing.mtx"];
+        args.extend_from_slice(flags);
+        let o = amgcomm(dir.path(), &args);
+        refused(&o, 2, needles);
+    }
 }

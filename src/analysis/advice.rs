@@ -92,11 +92,8 @@ fn alternatives(s: &Setup) -> Vec<(Vec<String>, Variant)> {
             },
         ));
     };
-    for st in [
-        Strategy::Standard,
-        Strategy::NodeAware2,
-        Strategy::NodeAware3,
-    ] {
+    // The strategies that move the data where it is (host or GPUs).
+    for st in Strategy::all(run.strategy.is_device()) {
         if st != run.strategy {
             add(
                 "--strategy",

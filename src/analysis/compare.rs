@@ -208,8 +208,7 @@ pub(crate) fn analyze_variant(
     methods: &MethodOptions,
 ) -> Result<Analysis, CompareError> {
     let m = v.machine(base);
-    let fine = v.partition.partition(&h.levels[0].a, &m, methods)?;
-    let layout = Layout::new(h, fine, v.coarse);
+    let layout = Layout::on(h, &v.partition, v.coarse, &m, methods)?;
     let o = Options {
         strategy: v.strategy,
         keep_patterns: false,
@@ -235,7 +234,7 @@ mod tests {
         let e = |s: &str| parse_variants(s).unwrap_err().to_string();
         assert_eq!(
             e("strategy=teleport"),
-            "request.variants: unknown strategy 'teleport' (known: standard, node-aware-2, node-aware-3)"
+            "request.variants: unknown strategy 'teleport' (known: standard, node-aware-2, node-aware-3, gpu-aware, staged, staged-node-aware, split)"
         );
         assert!(e("colour=red").contains("unknown key 'colour'"));
         assert!(e("allocation=random:x").contains("random:SEED"));

@@ -29,7 +29,7 @@ pub use scale::{ScaleRequest, Scaling};
 pub use stages::Stages;
 
 use crate::amg::Hierarchy;
-use crate::comm::node_aware::{self, Strategy};
+use crate::comm::node_aware::{self, StepKind, Strategy};
 use crate::comm::pattern_file::PatternError;
 use crate::comm::{self, Op, Pattern, Summary};
 use crate::machine::{Machine, Places};
@@ -303,6 +303,9 @@ pub struct StepAnalysis {
     pub summary: Summary,
     /// Its cost.
     pub cost: Cost,
+    /// A copy step's figures (its summary then counts no messages).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub copy: Option<CopyFigures>,
 }
 
 fn ops_by_name<S: Serializer>(ops: &[OpAnalysis], s: S) -> Result<S::Ok, S::Error> {
@@ -355,11 +358,11 @@ pub fn analyze(
                 if spmv {
                     exchanges.push((
                         Op::Spmv,
-                        Exchanged::steps(Op::Spmv, steps(Op::Spmv, None), places),
+                        Exchanged::steps(Op::Spmv, steps(Op::Spmv, None), m, places),
                     ));
                 }
                 if let Some(rows) = rows {
-                    exchanges.push((op, Exchanged::steps(op, steps(op, Some(rows)), places)));
+                    exchanges.push((op, Exchanged::steps(op, steps(op, Some(rows)), m, places)));
                 }
             }
         };
@@ -370,8 +373,18 @@ pub fn analyze(
         }
         if let (true, Some(p)) = (o.ops.has(Op::Ptap), &level.p) {
             let pat = comm::ptap(&level.a, p, part, &layout.levels[l + 1], m);
-            let summary = comm::summarize_on(&pat, places);
-            exchanges.push((Op::Ptap, Exchanged::One((pat, summary))));
+            if o.strategy.is_device() {
+                // No node-aware ptap: staged-node-aware stages it as staged.
+                let strategy = match o.strategy {
+                    Strategy::StagedNodeAware => Strategy::Staged,
+                    s => s,
+                };
+                let steps = comm::device::steps_of_standard(pat, m, strategy);
+                exchanges.push((Op::Ptap, Exchanged::steps(Op::Ptap, steps, m, places)));
+            } else {
+                let summary = comm::summarize_on(&pat, places);
+                exchanges.push((Op::Ptap, Exchanged::One((pat, summary))));
+            }
         }
         let size = (level.a.rows(), level.a.nnz(), part.active_ranks());
         (size, exchanges)
@@ -499,26 +512,53 @@ enum Exchanged {
     /// One pattern and its summary.
     One((Pattern, Summary)),
     /// A strategy's steps, each with its summary, and the summary of all
-    /// their messages.
+    /// their messages (a copy step's are not messages: its summary is
+    /// empty).
     Steps(Vec<(node_aware::Step, Summary)>, Summary),
 }
 
+/// The machine and places that charge a step of `kind`: device messages
+/// with the GPUs' parameters and protocol thresholds.
+fn charged_on<'a>(
+    kind: StepKind,
+    m: &'a Machine,
+    places: &'a Places,
+    device: &'a Option<(Machine, Places)>,
+) -> (&'a Machine, &'a Places) {
+    match (kind, device) {
+        (StepKind::Device, Some((dm, dp))) => (dm, dp),
+        _ => (m, places),
+    }
+}
+
 impl Exchanged {
-    fn steps(op: Op, steps: Vec<node_aware::Step>, places: &Places) -> Exchanged {
+    fn steps(op: Op, steps: Vec<node_aware::Step>, m: &Machine, places: &Places) -> Exchanged {
+        let device = device_view(m, &steps);
+        let none = Pattern {
+            op,
+            messages: Vec::new(),
+        };
         let mut all = Pattern {
             op,
-            messages: steps
-                .iter()
+            messages: (steps.iter())
+                .filter(|s| !matches!(s.kind, StepKind::Copy(_)))
                 .flat_map(|s| s.pattern.messages.iter().copied())
                 .collect(),
         };
         // By sender in place, as summarize_on would sort a copy (stably).
         all.messages.par_sort_by_key(|msg| msg.from);
-        let summary = comm::summarize_on(&all, places);
+        // A device strategy's messages are all device or all host ones.
+        let any = steps.iter().find(|s| !matches!(s.kind, StepKind::Copy(_)));
+        let kind = any.map_or(StepKind::Host, |s| s.kind);
+        let summary = comm::summarize_on(&all, charged_on(kind, m, places, &device).1);
         let steps = steps
             .into_iter()
             .map(|s| {
-                let summary = comm::summarize_on(&s.pattern, places);
+                let pattern = match s.kind {
+                    StepKind::Copy(_) => &none,
+                    _ => &s.pattern,
+                };
+                let summary = comm::summarize_on(pattern, charged_on(s.kind, m, places, &device).1);
                 (s, summary)
             })
             .collect();
@@ -526,19 +566,20 @@ impl Exchanged {
     }
 
     fn charge(self, op: Op, m: &Machine, places: &Places, o: &Options) -> OpAnalysis {
-        let charge = |pattern: &Pattern, summary: &Summary| {
-            let x = Exchange {
-                pattern,
-                summary,
-                machine: m,
-                places,
-            };
-            model::cost(&x, &o.model)
-        };
+        let model = o.model.for_strategy(o.strategy);
         match self {
             Exchanged::One((pattern, summary)) => OpAnalysis {
                 op,
-                cost: charge(&pattern, &summary),
+                cost: model::cost(
+                    &Exchange {
+                        pattern: &pattern,
+                        summary: &summary,
+                        machine: m,
+                        places,
+                        copies: None,
+                    },
+                    &model,
+                ),
                 summary,
                 steps: Vec::new(),
                 patterns: if o.keep_patterns {
@@ -550,13 +591,39 @@ impl Exchanged {
                 modeled_over_measured: None,
             },
             Exchanged::Steps(steps, summary) => {
-                let mut cost = Cost::zero(&o.model);
+                let device = device_view(m, steps.iter().map(|(s, _)| s));
+                let none = Pattern {
+                    op,
+                    messages: Vec::new(),
+                };
+                let mut cost = Cost::zero(&model);
                 let mut patterns = Vec::new();
                 let steps = steps
                     .into_iter()
                     .map(|(step, summary)| {
-                        let c = charge(&step.pattern, &summary);
+                        let (sm, sp) = charged_on(step.kind, m, places, &device);
+                        let x = match step.kind {
+                            StepKind::Copy(way) => Exchange {
+                                pattern: &none,
+                                summary: &summary,
+                                machine: m,
+                                places,
+                                copies: Some((way, &step.pattern)),
+                            },
+                            _ => Exchange {
+                                pattern: &step.pattern,
+                                summary: &summary,
+                                machine: sm,
+                                places: sp,
+                                copies: None,
+                            },
+                        };
+                        let c = model::cost(&x, &model);
                         cost.then(&c);
+                        let copy = match step.kind {
+                            StepKind::Copy(_) => Some(CopyFigures::of(&step.pattern, m)),
+                            _ => None,
+                        };
                         if o.keep_patterns {
                             patterns.push((step.name.to_string(), step.pattern));
                         }
@@ -564,6 +631,7 @@ impl Exchanged {
                             name: step.name.to_string(),
                             summary,
                             cost: c,
+                            copy,
                         }
                     })
                     .collect();
@@ -581,10 +649,51 @@ impl Exchanged {
     }
 }
 
+/// The device machine and its places, when a step moves device data.
+fn device_view<'a>(
+    m: &Machine,
+    steps: impl IntoIterator<Item = &'a node_aware::Step>,
+) -> Option<(Machine, Places)> {
+    let mut steps = steps.into_iter();
+    if !steps.any(|s| s.kind == StepKind::Device) {
+        return None;
+    }
+    let dm = m.device()?;
+    let dp = dm.places();
+    Some((dm, dp))
+}
+
+/// A copy step's figures: how many GPUs copy, the bytes in all, and
+/// the most one GPU copies.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CopyFigures {
+    /// GPUs that copy.
+    pub gpus: usize,
+    /// Bytes copied over all GPUs.
+    pub bytes: u64,
+    /// Most bytes one GPU copies (its serving ranks together).
+    pub max_gpu_bytes: u64,
+}
+
+impl CopyFigures {
+    fn of(copies: &Pattern, m: &Machine) -> CopyFigures {
+        let mut per_gpu = std::collections::BTreeMap::<usize, u64>::new();
+        for c in &copies.messages {
+            *per_gpu.entry(m.serving(c.from as usize)[0]).or_default() += c.bytes;
+        }
+        CopyFigures {
+            gpus: per_gpu.len(),
+            bytes: per_gpu.values().sum(),
+            max_gpu_bytes: per_gpu.values().copied().max().unwrap_or(0),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::amg::{build, Preset};
+    use crate::machine::Locality;
     use crate::matrix::gen::{Kind, Problem};
     use crate::partition::{CoarseRule, Partition};
 
@@ -618,6 +727,179 @@ mod tests {
         assert!(want.levels.len() >= 3);
         let json = |a: &Analysis| serde_json::to_string(&a.levels).unwrap();
         assert_eq!(json(&got), json(&want));
+    }
+
+    /// `op`'s exchange of `a` (rows of GPU g owned by its owner rank)
+    /// under `strategy`, charged with `model` on `m`.
+    fn device_charge(
+        a: &crate::matrix::Csr,
+        gpu_of_row: &[usize],
+        m: &Machine,
+        strategy: Strategy,
+        model: &str,
+    ) -> OpAnalysis {
+        let part = Partition {
+            owner: gpu_of_row.iter().map(|&g| m.owner_rank(g) as u32).collect(),
+            ranks: m.ranks(),
+        };
+        let places = m.places();
+        let steps = node_aware::steps_of(Op::Spmv, a, None, &part, m, strategy);
+        let o = Options {
+            model: Model::parse(model).unwrap(),
+            strategy,
+            ..Options::default()
+        };
+        Exchanged::steps(Op::Spmv, steps, m, &places).charge(Op::Spmv, m, &places, &o)
+    }
+
+    /// Rows `block` per GPU; row i of GPU g couples to `cols(g, i)`.
+    fn blocks(
+        gpus: usize,
+        block: usize,
+        cols: impl Fn(usize, usize) -> Vec<usize>,
+    ) -> (crate::matrix::Csr, Vec<usize>) {
+        let n = gpus * block;
+        let mut t = crate::matrix::csr::Triplets::default();
+        for g in 0..gpus {
+            for i in 0..block {
+                let r = g * block + i;
+                t.push(r as u32, r as u32, 1.0);
+                for c in cols(g, i) {
+                    t.push(r as u32, c as u32, -1.0);
+                }
+            }
+        }
+        let a = crate::matrix::csr::from_triplets(n, n, &[t], crate::matrix::Symmetry::General);
+        (a, (0..n).map(|r| r / block).collect())
+    }
+
+    /// Two nodes x two GPUs, two ranks each (owners 0, 2 | 4, 6); a
+    /// by-hand charge of each device strategy's steps.
+    #[test]
+    fn device_strategies_by_hand() {
+        let mut m = crate::machine::test_machine(2, 4);
+        let mut dev = crate::machine::Params::bluewaters();
+        for (_, r) in dev.rates.0.iter_mut() {
+            r.short.alpha *= 10.0;
+            r.eager.alpha *= 10.0;
+            r.rend.alpha *= 10.0;
+        }
+        let copy = crate::machine::Rate {
+            alpha: 1e-5,
+            rate: 1e10,
+        };
+        m.gpus = Some(crate::machine::Gpus {
+            per_node: 2,
+            params: dev.clone(),
+            h2d: copy,
+            d2h: crate::machine::Rate {
+                alpha: 2e-5,
+                rate: 5e9,
+            },
+        });
+        let m = m.on_devices(2).unwrap();
+        // GPU 0 needs 1 value of GPU 1 (same node, other socket) and 100
+        // of GPU 2 (other node); GPU 3 needs 2000 values of GPU 1.
+        let (a, gpu) = blocks(4, 2000, |g, i| match (g, i) {
+            (0, 0) => (2000..2001).chain(4000..4100).collect(),
+            (3, _) => vec![2000 + i],
+            _ => vec![],
+        });
+        let host = m.params.clone();
+        let t = |p: &crate::machine::Params, l: Locality, bytes: u64, a: usize| {
+            let mut mm = m.clone();
+            mm.params = p.clone();
+            crate::model::terms::message_time(&mm, l, bytes, a)
+        };
+        let (node, net) = (Locality::NODE, Locality::NETWORK);
+        // Sends: owner 2 (GPU 1) 8 B to owner 0 and 16000 B to owner 6;
+        // owner 4 (GPU 2) 800 B to owner 0. Node 0's network senders: 1.
+        let sender2 = |p| t(p, node, 8, 1) + t(p, net, 16000, 1);
+        let sender4 = |p| t(p, net, 800, 1);
+        let gpu_aware = device_charge(&a, &gpu, &m, Strategy::GpuAware, "nodeaware");
+        let want = sender2(&dev).max(sender4(&dev));
+        assert!(
+            (gpu_aware.cost.total - want).abs() < 1e-15,
+            "{} {want}",
+            gpu_aware.cost.total
+        );
+        // Staged: copies of the most one GPU sends (16008 B from GPU 1)
+        // and receives (16000 B to GPU 3), the host messages between.
+        let staged = device_charge(&a, &gpu, &m, Strategy::Staged, "nodeaware");
+        let copies = (2e-5 + 16008.0 / 5e9) + (1e-5 + 16000.0 / 1e10);
+        let want = copies + sender2(&host).max(sender4(&host));
+        assert!(
+            (staged.cost.total - want).abs() < 1e-15,
+            "{} {want}",
+            staged.cost.total
+        );
+        assert!((staged.cost.seconds("memcpy") - copies).abs() < 1e-18);
+        let names: Vec<&str> = staged.steps.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["to-host", "host", "to-device"]);
+        assert_eq!(staged.steps[0].copy.as_ref().unwrap().max_gpu_bytes, 16008);
+        // Split: GPU 1's 16000 inter-node bytes in two runs of 8000 from
+        // ranks 2 and 3 (node 0 then has two network senders); GPU 2's
+        // 800 B in two of 400 from ranks 4 and 5. The copies as staged.
+        let split = device_charge(&a, &gpu, &m, Strategy::Split, "nodeaware");
+        let on_node = t(&host, node, 8, 1);
+        let inter = t(&host, net, 8000, 2).max(t(&host, net, 400, 2));
+        let want = copies + on_node + inter;
+        assert!(
+            (split.cost.total - want).abs() < 1e-15,
+            "{} {want}",
+            split.cost.total
+        );
+        // Staged node-aware: its steps are node-aware-3's between the
+        // copies, charged with the host's parameters.
+        let sna = device_charge(&a, &gpu, &m, Strategy::StagedNodeAware, "nodeaware");
+        let na = device_charge(&a, &gpu, &m.owners(), Strategy::Standard, "nodeaware");
+        assert!(na.cost.total > 0.0);
+        let between: f64 = sna.steps[1..sna.steps.len() - 1]
+            .iter()
+            .map(|s| s.cost.total)
+            .sum();
+        assert!((sna.cost.total - copies - between).abs() < 1e-15);
+        assert_eq!(sna.steps.len(), 6);
+    }
+
+    /// The papers' orderings on Lassen: many small inter-node messages
+    /// per GPU go fastest through the host node-aware; a few large ones
+    /// device to device.
+    #[test]
+    fn device_strategies_win_where_the_papers_say() {
+        let lassen = |nodes| {
+            crate::machine::presets::preset("lassen")
+                .unwrap()
+                .allocated(Some(nodes), None, None, None)
+                .unwrap()
+                .on_devices(2)
+                .unwrap()
+        };
+        let totals = |m: &Machine, a: &crate::matrix::Csr, gpu: &[usize]| -> Vec<(Strategy, f64)> {
+            Strategy::all(true)
+                .into_iter()
+                .map(|s| {
+                    (
+                        s,
+                        device_charge(a, gpu, m, s, "nodeaware+queue+contention")
+                            .cost
+                            .total,
+                    )
+                })
+                .collect()
+        };
+        let best = |t: &[(Strategy, f64)]| t.iter().min_by(|x, y| x.1.total_cmp(&y.1)).unwrap().0;
+        // 8 nodes x 4 GPUs, one row each, every row coupled to all: each
+        // GPU sends 8 B to 31 GPUs, 28 of them off its node.
+        let m = lassen(8);
+        let (a, gpu) = blocks(32, 1, |g, _| (0..32).filter(|&h| h != g).collect());
+        let t = totals(&m, &a, &gpu);
+        assert_eq!(best(&t), Strategy::StagedNodeAware, "{t:?}");
+        // 2 nodes: each GPU needs 64 KiB of its partner on the other node.
+        let m = lassen(2);
+        let (a, gpu) = blocks(8, 8192, |g, i| vec![((g + 4) % 8) * 8192 + i]);
+        let t = totals(&m, &a, &gpu);
+        assert_eq!(best(&t), Strategy::GpuAware, "{t:?}");
     }
 
     #[test]

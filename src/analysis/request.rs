@@ -16,6 +16,7 @@ use super::{Analysis, AnalysisError, CompareError, Options, Stages, Variant, Var
 use crate::amg::diagnose::Warning;
 use crate::amg::levels_io::{self, LevelsError};
 use crate::amg::{self, BuildError, Hierarchy, Preset, Sizes};
+use crate::comm::node_aware::Strategy;
 use crate::machine::Machine;
 use crate::matrix::io::hypre_ij;
 use crate::matrix::mesh::HexMesh;
@@ -177,7 +178,7 @@ impl Request {
         written_by: Option<usize>,
         repartition: bool,
     ) -> Result<(), RequestError> {
-        let (m, ranks) = (&self.machine, self.machine.ranks());
+        let (m, ranks) = (&self.machine, self.machine.owners().ranks());
         let Some(k) = written_by.filter(|&k| k != ranks) else {
             return Ok(());
         };
@@ -186,9 +187,13 @@ impl Request {
         } else {
             ""
         };
+        let per_node = match m.is_on_devices() {
+            true => format!("{} GPUs", m.owners().ppn),
+            false => format!("{} ppn", m.ppn),
+        };
         Err(RequestError::Field(format!(
-            "the input was written by {k} ranks ({k} rank files), the machine has {} nodes x {} ppn = {ranks}; give request.nodes and request.ppn to match{or}",
-            m.nodes, m.ppn
+            "the input was written by {k} ranks ({k} rank files), the machine has {} nodes x {per_node} = {ranks}; give request.nodes and request.ppn to match{or}",
+            m.nodes
         )))
     }
 
@@ -212,6 +217,7 @@ impl Request {
                 )));
             }
         }
+        self.check_strategies()?;
         let mesh = self.mesh(source.as_ref())?;
         self.plan()?;
         for v in &self.variants {
@@ -326,7 +332,7 @@ impl Request {
                     .into(),
             ));
         }
-        let ranks = self.machine.ranks();
+        let ranks = self.machine.owners().ranks();
         let serial = partition::mfem::serial_refinements(&mesh, ranks, self.serial_refinements)
             .map_err(|e| RequestError::Field(e.to_string()))?;
         Ok(Some(MeshRequest {
@@ -427,7 +433,8 @@ impl Request {
             None | Some(Fine::Method(Method::Contiguous))
         );
         if mat.ownership.is_none() && contiguous && self.amg.coarsening.uses_ranks() {
-            let ranks = self.machine.ranks();
+            // One process per GPU when the data lives on the GPUs.
+            let ranks = self.machine.owners().ranks();
             let (q, rem) = (info.rows / ranks, info.rows % ranks);
             let starts = (0..=ranks).map(|r| r * q + r.min(rem)).collect();
             mat.ownership = Some(Ownership { starts });
@@ -493,7 +500,8 @@ impl Request {
             input.info.rows,
             fine.name()
         )));
-        let fine_part = fine.partition(&h.levels[0].a, m, &self.methods)?;
+        // With the data on GPUs, the rows go to the GPUs (one part each).
+        let fine_part = fine.partition(&h.levels[0].a, &m.owners(), &self.methods)?;
         let layout = match given.filter(|own| own.len() == h.levels.len()) {
             // Every level's rows as the files give them.
             Some(own) => {
@@ -510,7 +518,8 @@ impl Request {
                 files
             }
             None => Layout::new(h, fine_part, coarse),
-        };
+        }
+        .spread(m);
         stages.lap("partition");
         progress(Event::Step(format!(
             "communication of {} levels on {} ranks",
@@ -760,6 +769,98 @@ impl RequestError {
                 | RequestError::Memory(_)
                 | RequestError::Load(LoadError::Spec { .. })
         )
+    }
+}
+
+/// Where a request's data lives, from its flags: on the GPUs when
+/// `ranks_per_gpu` is given or `strategy` moves device data (then `ppn` is
+/// the GPUs' ranks, [`Machine::on_devices`], and the strategy defaults to
+/// `gpu-aware`), else in host memory (`standard` by default). Every
+/// mismatch is a field error, found before any input is read.
+pub fn place_data(
+    m: Machine,
+    strategy: Option<Strategy>,
+    ranks_per_gpu: Option<usize>,
+    ppn_given: bool,
+) -> Result<(Machine, Strategy), RequestError> {
+    let device = ranks_per_gpu.is_some() || strategy.is_some_and(Strategy::is_device);
+    if !device {
+        return Ok((m, strategy.unwrap_or(Strategy::Standard)));
+    }
+    let s = strategy.unwrap_or(Strategy::GpuAware);
+    let field = match ranks_per_gpu {
+        Some(_) => "request.ranks_per_gpu".to_string(),
+        None => format!("request.strategy {}", s.name()),
+    };
+    if m.gpus.is_none() {
+        return Err(RequestError::Field(format!(
+            "{field}: machine {} has no GPUs to hold the data (the presets lassen, summit and frontier have; a machine file gives them with a \"gpus\" object)",
+            m.name
+        )));
+    }
+    if !s.is_device() {
+        return Err(RequestError::Field(format!(
+            "request.strategy {}: moves host data, but with request.ranks_per_gpu the data is on the GPUs; choose {}",
+            s.name(),
+            names(&Strategy::all(true))
+        )));
+    }
+    if ppn_given {
+        return Err(RequestError::Field(
+            "request.ppn: with the data on the GPUs the ranks per node are the GPUs x request.ranks_per_gpu; drop request.ppn".into(),
+        ));
+    }
+    let m = m
+        .on_devices(ranks_per_gpu.unwrap_or(1))
+        .map_err(|e| RequestError::Field(e.to_string()))?;
+    Ok((m, s))
+}
+
+fn names(strategies: &[Strategy]) -> String {
+    let v: Vec<String> = strategies.iter().map(|s| s.name()).collect();
+    v.join(", ")
+}
+
+impl Request {
+    /// The same request under `strategy`, its model charging what the
+    /// strategy moves ([`crate::model::Model::for_strategy`]).
+    pub fn with_strategy(mut self, strategy: Strategy) -> Request {
+        self.options.strategy = strategy;
+        self.options.model = self.options.model.for_strategy(strategy);
+        self
+    }
+
+    /// The strategies of the request and its variants move the data
+    /// where it is: device strategies on GPUs, the others in host memory;
+    /// no pattern files of device strategies (replay sends host buffers).
+    fn check_strategies(&self) -> Result<(), RequestError> {
+        let device = self.machine.is_on_devices();
+        let wrong = |s: Strategy| s.is_device() != device;
+        let choose = names(&Strategy::all(device));
+        let where_ = if device {
+            "on the GPUs"
+        } else {
+            "in host memory"
+        };
+        if self.variants.is_empty() && wrong(self.options.strategy) {
+            return Err(RequestError::Field(format!(
+                "request.strategy {}: the data is {where_} here; choose {choose}",
+                self.options.strategy.name()
+            )));
+        }
+        if let Some(v) = self.variants.iter().find(|v| wrong(v.strategy)) {
+            return Err(RequestError::Field(format!(
+                "request.variants '{}': strategy {}, but the data is {where_}; name one of {choose}",
+                v.name,
+                v.strategy.name()
+            )));
+        }
+        if device && self.outputs.patterns.is_some() {
+            return Err(RequestError::Field(
+                "request.outputs.patterns: replay sends host buffers; a device strategy's patterns cannot be replayed".into(),
+            ));
+        }
+        Ok(())
     }
 }
 

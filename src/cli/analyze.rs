@@ -29,9 +29,10 @@ pub(crate) struct AnalyzeArgs {
     /// benchmark output, or amgcomm's measured JSON (see the README).
     #[arg(long, value_name = "FILE", help_heading = "Input")]
     pub(crate) measured: Option<PathBuf>,
-    /// Communication of spmv, spgemm and aa.
-    #[arg(long, value_enum, default_value_t = Strategy::Standard, help_heading = "Model")]
-    pub(crate) strategy: Strategy,
+    /// Communication of spmv, spgemm and aa (device strategies also
+    /// ptap) [default: standard; gpu-aware with --ranks-per-gpu].
+    #[arg(long, value_enum, help_heading = "Model")]
+    pub(crate) strategy: Option<Strategy>,
     /// Operations to charge, joined by ',' [default: spmv,spgemm,ptap,
     /// and aa under --preset raptor-matops-2018].
     #[arg(long, value_enum, value_delimiter = ',', help_heading = "Model")]
@@ -70,13 +71,14 @@ impl AnalyzeArgs {
     /// The request these flags ask for: flag values checked, nothing read
     /// but the machine file.
     pub(crate) fn request(&self) -> Result<Request, Error> {
-        let mut r = Request::new(self.input.input()?, self.machine.resolve()?);
+        let (m, strategy) = self.machine.place(self.machine.resolve()?, self.strategy)?;
+        let mut r = Request::new(self.input.input()?, m);
         r.preset = self.amg.preset;
         r.amg = self.amg.options()?;
         self.partition.apply(&mut r);
         r.options = Options {
-            model: self.model.clone(),
-            strategy: self.strategy,
+            model: self.model.for_strategy(strategy),
+            strategy,
             ops: self
                 .ops
                 .as_deref()

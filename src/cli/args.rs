@@ -28,7 +28,13 @@ pub(crate) struct MachineArgs {
     nodes: Vec<usize>,
     /// Processes per node (overrides the machine's; bluewaters: 16).
     #[arg(long)]
-    ppn: Option<usize>,
+    pub(crate) ppn: Option<usize>,
+    /// Put the data on the machine's GPUs, K CPU ranks serving each (as
+    /// with MPS; ppn = GPUs per node x K): the rows are partitioned over
+    /// the GPUs, the first rank of each owns them. Implied (K = 1) by a
+    /// device strategy (gpu-aware, staged, staged-node-aware, split).
+    #[arg(long, value_name = "K")]
+    pub(crate) ranks_per_gpu: Option<usize>,
     /// Rank placement (overrides the machine's; bluewaters: smp).
     #[arg(long, value_enum)]
     placement: Option<Placement>,
@@ -72,6 +78,22 @@ impl MachineArgs {
         let allocation = self.allocation.map(|a| a.with_seed(self.allocation_seed));
         let m = Machine::named_or_file(&self.machine)?;
         Ok(m.allocated(self.nodes.first().copied(), self.ppn, placement, allocation)?)
+    }
+
+    /// The machine and strategy with the data where the flags put it
+    /// ([`crate::analysis::request::place_data`]).
+    pub(crate) fn place(
+        &self,
+        m: Machine,
+        strategy: Option<crate::comm::node_aware::Strategy>,
+    ) -> Result<(Machine, crate::comm::node_aware::Strategy), Error> {
+        let given = self.ppn.is_some();
+        Ok(crate::analysis::request::place_data(
+            m,
+            strategy,
+            self.ranks_per_gpu,
+            given,
+        )?)
     }
 
     /// The node counts asked for (`amgcomm scale`).

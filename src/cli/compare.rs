@@ -51,10 +51,14 @@ pub(crate) fn run(args: &CompareArgs) -> Result<(), Error> {
         spec: args.matrix.spec()?,
         permute: args.matrix.permute,
     };
-    let mut r = Request::new(input, args.machine.resolve()?);
+    // Device strategies put the data on the GPUs (their copies charged).
+    let device = variants.iter().map(|v| v.strategy).find(|s| s.is_device());
+    let (m, strategy) = args.machine.place(args.machine.resolve()?, device)?;
+    let model = args.model.for_strategy(strategy);
+    let mut r = Request::new(input, m);
     r.preset = args.amg.preset;
     r.amg = args.amg.options()?;
-    r.options.model = args.model.clone();
+    r.options.model = model.clone();
     r.methods.objective = args.metis_objective;
     r.outputs.folder = Some(args.out.clone());
     r.variants = variants;
@@ -62,7 +66,7 @@ pub(crate) fn run(args: &CompareArgs) -> Result<(), Error> {
     let checked = r.check()?;
     let progress = Progress::new();
     let (loaded, runs) = r.compare(&checked, &|e| progress.event(e))?;
-    let report = CompareReport::new(&loaded.name, &r.machine, &args.model, &runs);
+    let report = CompareReport::new(&loaded.name, &r.machine, &model, &runs);
     progress.say("writing compare.json and compare.png".into());
     compare::write_folder(&args.out, &report)?;
     progress.done();

@@ -111,7 +111,8 @@ pub(crate) fn machine(c: MachineCommand) -> Result<(), Error> {
 
 pub(crate) fn models(c: ModelsCommand) -> Result<(), Error> {
     let ModelsCommand::Reproduce { json: j } = c;
-    let cases = reproduce::cases()?;
+    let mut cases = reproduce::cases()?;
+    cases.extend(reproduce::lassen_cases()?);
     emit(&if j {
         json(&cases)
     } else {

@@ -43,7 +43,7 @@ pub(super) fn launcher_size() -> Option<u64> {
 
 /// The library names a request's fields (`request.partition`); the
 /// command line says the flag that sets each. Longer names first.
-const FLAGS: [(&str, &str); 15] = [
+const FLAGS: [(&str, &str); 17] = [
     ("request.outputs.patterns", "--save-patterns"),
     ("request.outputs.folder", "--out"),
     ("request.outputs.json", "--json"),
@@ -58,6 +58,8 @@ const FLAGS: [(&str, &str); 15] = [
     ("request.levels", "--levels-from"),
     ("request.nodes", "--nodes"),
     ("request.ppn", "--ppn"),
+    ("request.ranks_per_gpu", "--ranks-per-gpu"),
+    ("request.strategy", "--strategy"),
     ("request.input", "INPUT"),
 ];
 

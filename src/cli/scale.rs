@@ -27,9 +27,11 @@ pub(crate) struct ScaleArgs {
     /// the same problem at every node count (strong scaling).
     #[arg(long, help_heading = "Scaling")]
     weak: bool,
-    /// Strategies charged at every node count, the reference first.
-    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Strategy::Standard, Strategy::NodeAware3], help_heading = "Scaling")]
-    strategies: Vec<Strategy>,
+    /// Strategies charged at every node count, the reference first
+    /// [default: standard,node-aware-3; with --ranks-per-gpu the four
+    /// device strategies].
+    #[arg(long, value_enum, value_delimiter = ',', help_heading = "Scaling")]
+    strategies: Option<Vec<Strategy>>,
     /// Measured runs: a folder of RAPtor logs or amgcomm measured JSON,
     /// each named with its process count (aniso_128.out).
     #[arg(long, value_name = "DIR", help_heading = "Input")]
@@ -55,11 +57,23 @@ impl ScaleArgs {
             ));
         }
         let mut base = Request::new(self.input.input()?, crate::machine::Machine::bluewaters());
-        base.machine = self.machine.resolve_for_scale()?;
+        let given = self.strategies.as_deref().unwrap_or_default();
+        let device = given.iter().copied().find(|s| s.is_device());
+        let (m, first) = self
+            .machine
+            .place(self.machine.resolve_for_scale()?, device)?;
+        let strategies = self
+            .strategies
+            .clone()
+            .unwrap_or_else(|| match m.is_on_devices() {
+                true => Strategy::all(true),
+                false => vec![Strategy::Standard, Strategy::NodeAware3],
+            });
+        base.machine = m;
         base.preset = self.amg.preset;
         base.amg = self.amg.options()?;
         self.partition.apply(&mut base);
-        base.options.model = self.model.clone();
+        base.options.model = self.model.for_strategy(first);
         base.options.ops = self
             .ops
             .as_deref()
@@ -76,7 +90,7 @@ impl ScaleArgs {
         Ok(ScaleRequest {
             base,
             nodes: self.machine.node_counts().to_vec(),
-            strategies: self.strategies.clone(),
+            strategies,
             weak: self.weak,
             measured: self.measured.clone(),
         })

@@ -24,6 +24,7 @@
 //! per-thread marker arrays; nothing is `O(P^2)`. [`summarize`] gives
 //! MODEL.md's figures of a pattern; [`pattern_file`] saves and reads patterns.
 
+pub mod device;
 pub mod dot;
 mod extract;
 pub mod node_aware;

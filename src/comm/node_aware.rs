@@ -50,6 +50,18 @@ pub enum Strategy {
     #[serde(rename = "node-aware-3")]
     #[value(name = "node-aware-3")]
     NodeAware3,
+    /// Data on the GPUs: each message device to device through a
+    /// GPU-aware MPI ([`super::device`]).
+    GpuAware,
+    /// Data on the GPUs: one device-to-host copy per GPU, the standard
+    /// exchange between host buffers, one host-to-device copy.
+    Staged,
+    /// Data on the GPUs: copied to the host, exchanged by the CPU ranks
+    /// with `node-aware-3`, copied back.
+    StagedNodeAware,
+    /// Data on the GPUs: staged, each GPU's inter-node bytes spread
+    /// evenly over the CPU ranks that serve it.
+    Split,
 }
 
 impl Strategy {
@@ -57,16 +69,49 @@ impl Strategy {
     pub fn name(self) -> String {
         crate::value_name(&self)
     }
+
+    /// Whether it moves device data (the data lives on the GPUs).
+    pub fn is_device(self) -> bool {
+        matches!(
+            self,
+            Strategy::GpuAware | Strategy::Staged | Strategy::StagedNodeAware | Strategy::Split
+        )
+    }
+
+    /// The strategies for data in host memory (`device = false`) or on
+    /// the GPUs, in `--strategy`'s order.
+    pub fn all(device: bool) -> Vec<Strategy> {
+        <Strategy as clap::ValueEnum>::value_variants()
+            .iter()
+            .copied()
+            .filter(|s| s.is_device() == device)
+            .collect()
+    }
+}
+
+/// What a step moves, and so which parameters charge it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    /// Messages between host buffers: the machine's parameters.
+    Host,
+    /// Messages between device buffers: the GPUs' parameters.
+    Device,
+    /// Copies between each GPU and its host: the pattern's messages are
+    /// `(r, r, bytes)`, rank `r` copying `bytes` of its GPU's data.
+    Copy(crate::machine::Copy),
 }
 
 /// One step of a strategy: its name and its messages.
 #[derive(Clone, Debug)]
 pub struct Step {
-    /// `on-node`, `gather`, `inter-node`, `scatter`, `redistribute` or
-    /// `standard`.
+    /// `on-node`, `gather`, `inter-node`, `scatter`, `redistribute`,
+    /// `standard`, or a device strategy's `device`, `to-host`, `host`,
+    /// `to-device`.
     pub name: &'static str,
     /// Its messages.
     pub pattern: Pattern,
+    /// What it moves.
+    pub kind: StepKind,
 }
 
 /// For each receiving rank p, the (sender q, column j) pairs of the
@@ -183,9 +228,16 @@ pub fn steps_of(
     let step = |name: &'static str, raw: Vec<(u32, u32, u64)>| Step {
         name,
         pattern: Pattern::new(op, merge(raw), m.ranks()),
+        kind: StepKind::Host,
     };
     if strategy == Strategy::Standard {
         return vec![step("standard", standard)];
+    }
+    if strategy.is_device() {
+        // Through the host with node-aware-3: its steps between the CPU
+        // ranks (the GPUs' helpers among them).
+        let node_aware = || steps_of(op, a, rows, part, m, Strategy::NodeAware3);
+        return super::device::steps(step("standard", standard), m, strategy, node_aware);
     }
     // Values of sender q needed anywhere on node B: (q, B, j), deduplicated.
     let mut by_sender: Vec<(u32, u32, u32)> =
@@ -243,7 +295,7 @@ pub fn steps_of(
                 step("redistribute", redistribute),
             ]
         }
-        Strategy::Standard => unreachable!("returned above"),
+        _ => unreachable!("returned above"),
     }
 }
 

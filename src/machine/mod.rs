@@ -16,6 +16,7 @@
 //! index `r / nodes`. Socket = local index `/ (ppn / sockets_per_node)`.
 
 mod calibration;
+mod gpu;
 mod locality;
 pub mod network;
 mod params;
@@ -29,6 +30,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use calibration::{Calibration, Fit, Source};
+pub use gpu::{Copy, Gpus};
 pub use locality::{Domain, Locality};
 pub use network::{Allocation, Network};
 pub use params::{CopyRates, LogGP, PackTable, Params, ProtocolRates, Rate};
@@ -62,6 +64,11 @@ pub struct Machine {
     pub allocation: Allocation,
     /// Cost-model parameters; Blue Waters' when the file gives none.
     pub params: Params,
+    /// The node's GPUs and the costs of device data, if it has any.
+    pub gpus: Option<Gpus>,
+    /// With the data on the GPUs: the CPU ranks serving each
+    /// ([`Machine::on_devices`]); `None`: the data is in host memory.
+    pub ranks_per_gpu: Option<usize>,
     /// How the parameters were measured, for a file `amgcomm calibrate`
     /// wrote.
     pub calibration: Option<Calibration>,
@@ -92,6 +99,10 @@ struct MachineFile {
     allocation: Allocation,
     #[serde(default = "Params::bluewaters")]
     params: Params,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gpus: Option<Gpus>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ranks_per_gpu: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     calibration: Option<Calibration>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -124,12 +135,17 @@ impl TryFrom<MachineFile> for Machine {
             placement: f.placement,
             allocation: f.allocation,
             params: f.params,
+            gpus: f.gpus,
+            ranks_per_gpu: f.ranks_per_gpu,
             calibration: f.calibration,
             provenance: f.provenance,
         };
         // Parameters in the classes' order, whatever the file's.
         let names = m.localities();
         m.params.rates.order_as(&names);
+        if let Some(g) = &mut m.gpus {
+            g.params.rates.order_as(&names);
+        }
         Ok(m)
     }
 }
@@ -149,6 +165,8 @@ impl From<Machine> for MachineFile {
             placement: m.placement,
             allocation: m.allocation,
             params: m.params,
+            gpus: m.gpus,
+            ranks_per_gpu: m.ranks_per_gpu,
             calibration: m.calibration,
             provenance: m.provenance,
         }
@@ -226,6 +244,8 @@ impl Machine {
             placement: Placement::Smp,
             allocation: Allocation::Contiguous,
             params: Params::bluewaters(),
+            gpus: None,
+            ranks_per_gpu: None,
             calibration: None,
             provenance: Vec::new(),
         }
@@ -274,6 +294,7 @@ impl Machine {
         self.network.wire(self.nodes, self.allocation)?;
         self.check_domains()?;
         self.params.validate()?;
+        self.check_gpus()?;
         let names = self.localities();
         if self
             .params

@@ -17,7 +17,7 @@ use std::fmt::Write as _;
 
 use super::calibrate::{self, Experiment, Sample, Setup};
 use super::fit;
-use crate::machine::{Locality, Machine, Source};
+use crate::machine::{Copy, Gpus, Locality, Machine, Params, Rate, Source};
 
 /// A BenchPress output that does not read, in user terms.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -38,7 +38,10 @@ fn section<T>(
     missing: &str,
     mut row: impl FnMut(&str) -> Result<T, String>,
 ) -> Result<Vec<T>, BenchError> {
-    let mut lines = text.lines().enumerate().map(|(n, l)| (n + 1, l.trim_end()));
+    let mut lines = (text.lines().enumerate())
+        .map(|(n, l)| (n + 1, l.trim_end()))
+        // Tioga's memcpy prints its GPU count under the header.
+        .filter(|(_, l)| !l.starts_with("Num GPUs"));
     lines.find(|(_, l)| l.starts_with(header));
     let rows = lines
         .map_while(|(n, l)| Some((n, l.strip_prefix(prefix)?)))
@@ -50,47 +53,94 @@ fn section<T>(
     Ok(rows)
 }
 
-/// Rank pairs of the CPU section of a ping-pong output: `(a, b, one-way
-/// seconds per size)` from lines `CPU a and CPU b:` followed by
-/// [`SIZES`] values, up to the next section.
+/// Which buffers a BenchPress section times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Buffers {
+    /// Pinned host buffers (`CPU a and CPU b`, `Timing ... CPU ...`).
+    Host,
+    /// Device buffers passed to a GPU-aware MPI (`GPU on rank a and GPU
+    /// on rank b`, `Timing GPU ...`).
+    Device,
+}
+
+/// Rank pairs of the CPU (or GPU) section of a ping-pong output: `(a, b,
+/// one-way seconds per size)` from lines `CPU a and CPU b:` (`GPU on rank
+/// a and GPU on rank b:`) followed by [`SIZES`] values, up to the next
+/// section.
 pub fn ping_pong(text: &str) -> Result<Vec<(usize, usize, Vec<f64>)>, BenchError> {
-    let missing = "no 'Profiling Standard CPU Ping-Pongs:' rows (a BenchPress ping-pong output?)";
-    section(
-        text,
-        "Profiling Standard CPU Ping-Pongs",
-        "CPU ",
-        missing,
-        |rest| {
-            let (pair, values) = rest.split_once(':').ok_or("not 'CPU a and CPU b: times'")?;
-            let (a, b) = pair
-                .split_once(" and CPU ")
-                .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
-                .ok_or("not 'CPU a and CPU b:'")?;
-            Ok((a, b, times(values, SIZES)?))
-        },
-    )
+    ping_pong_of(text, Buffers::Host)
+}
+
+/// [`ping_pong`] of `buffers`' section.
+pub fn ping_pong_of(
+    text: &str,
+    buffers: Buffers,
+) -> Result<Vec<(usize, usize, Vec<f64>)>, BenchError> {
+    let (header, prefix, and) = match buffers {
+        Buffers::Host => ("Profiling Standard CPU Ping-Pongs:", "CPU ", " and CPU "),
+        Buffers::Device => (
+            "Profiling GPU Ping-Pongs",
+            "GPU on rank ",
+            " and GPU on rank ",
+        ),
+    };
+    let missing = format!("no '{header}' rows (a BenchPress ping-pong output?)");
+    section(text, header, prefix, &missing, |rest| {
+        let (pair, values) = rest.split_once(':').ok_or("not 'a and b: times'")?;
+        let (a, b) = pair
+            .split_once(and)
+            .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
+            .ok_or_else(|| format!("not '{}a{and}b:'", prefix))?;
+        Ok((a, b, times(values, SIZES)?))
+    })
 }
 
 /// The CPU section of a max-rate output: `(floats, seconds per sender
 /// count 1, 2, ...)` from lines `Size S` and their values.
 pub fn max_rate(text: &str) -> Result<Vec<(u64, Vec<f64>)>, BenchError> {
-    let missing = "no 'Timing Max-Rate CPU Ping-Pongs' rows (a BenchPress max-rate output?)";
-    section(
-        text,
-        "Timing Max-Rate CPU Ping-Pongs",
-        "Size ",
-        missing,
-        |rest| {
-            let mut it = rest.splitn(2, ['\t', ' ']);
-            let size = it
-                .next()
-                .and_then(|s| s.parse::<u64>().ok())
-                .filter(|s| (1..=1 << 30).contains(s))
-                .ok_or("not 'Size S' with S a count of floats")?;
-            Ok((size, times(it.next().unwrap_or(""), 0)?))
-        },
-    )
+    sized_rows(text, "Timing Max-Rate CPU Ping-Pongs", "max-rate")
 }
+
+/// Rows `Size S` and their values under `header` (max-rate and
+/// multiple-message outputs, their CPU or GPU section): `(floats,
+/// seconds per column)`.
+pub fn sized_rows(
+    text: &str,
+    header: &str,
+    what: &str,
+) -> Result<Vec<(u64, Vec<f64>)>, BenchError> {
+    let missing = format!("no '{header}' rows (a BenchPress {what} output?)");
+    section(text, header, "Size ", &missing, |rest| {
+        let mut it = rest.splitn(2, ['\t', ' ']);
+        let size = it
+            .next()
+            .and_then(|s| s.parse::<u64>().ok())
+            .filter(|s| (1..=1 << 30).contains(s))
+            .ok_or("not 'Size S' with S a count of floats")?;
+        Ok((size, times(it.next().unwrap_or(""), 0)?))
+    })
+}
+
+/// The copies of a memcpy output, `way` to the device or the host:
+/// `(rank p, GPU g, seconds per size)` from lines `CPU p, GPU g:`.
+pub fn memcpy(text: &str, way: Copy) -> Result<Vec<(usize, usize, Vec<f64>)>, BenchError> {
+    let header = match way {
+        Copy::ToDevice => "Memcpy Host To Device:",
+        Copy::ToHost => "Memcpy Device To Host:",
+    };
+    let missing = format!("no '{header}' rows (a BenchPress memcpy output?)");
+    section(text, header, "CPU ", &missing, |rest| {
+        let (pair, values) = rest.split_once(':').ok_or("not 'CPU p, GPU g: times'")?;
+        let (p, g) = pair
+            .split_once(", GPU ")
+            .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
+            .ok_or("not 'CPU p, GPU g:'")?;
+        Ok((p, g, times(values, SIZES)?))
+    })
+}
+
+/// A reader of `Size S` rows ([`sized_rows`] of one section).
+type SizedReader = dyn Fn(&str) -> Result<Vec<(u64, Vec<f64>)>, BenchError>;
 
 /// Whitespace-separated times: `count` of them (any number from 1 when
 /// 0), each a finite number of seconds from 0 to 1 hour.
@@ -118,12 +168,67 @@ fn times(s: &str, count: usize) -> Result<Vec<f64>, String> {
     Ok(v)
 }
 
+/// What a median measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bench {
+    /// Host buffers: `pingpong` (one-way time between two ranks of a
+    /// locality) or `injection` (`active` ranks of a node at once,
+    /// max-rate).
+    Host(Experiment),
+    /// The same with device buffers (`gpu-pingpong`, `gpu-injection`:
+    /// `active` GPUs of a node at once).
+    Device(Experiment),
+    /// One `cudaMemcpy` of `bytes` (`memcpy-h2d`, `memcpy-d2h`).
+    Memcpy(Copy),
+    /// One GPU sends `active` messages of `bytes` each to GPUs of
+    /// another node and receives as many (`gpu-mult`, mult_pong).
+    Messages,
+    /// The same, the `active` messages sharing `bytes` (`gpu-split`,
+    /// mult_pong_split).
+    Split,
+}
+
+impl Bench {
+    /// Its name and locality in the table.
+    pub fn names(self) -> (String, String) {
+        let locality = |e: Experiment| match e {
+            Experiment::PingPong(l) => l.default_name(),
+            _ => "network".into(),
+        };
+        match self {
+            Bench::Host(e) => (e.name().into(), locality(e)),
+            Bench::Device(e) => (format!("gpu-{}", e.name()), locality(e)),
+            Bench::Memcpy(Copy::ToDevice) => ("memcpy-h2d".into(), "node".into()),
+            Bench::Memcpy(Copy::ToHost) => ("memcpy-d2h".into(), "node".into()),
+            Bench::Messages => ("gpu-mult".into(), "network".into()),
+            Bench::Split => ("gpu-split".into(), "network".into()),
+        }
+    }
+
+    /// Every kind the table holds, for reading it back.
+    fn all() -> Vec<Bench> {
+        let mut v = Vec::new();
+        for l in Locality::DEFAULT {
+            v.push(Bench::Host(Experiment::PingPong(l)));
+            v.push(Bench::Device(Experiment::PingPong(l)));
+        }
+        v.extend([
+            Bench::Host(Experiment::Injection),
+            Bench::Device(Experiment::Injection),
+            Bench::Memcpy(Copy::ToDevice),
+            Bench::Memcpy(Copy::ToHost),
+            Bench::Messages,
+            Bench::Split,
+        ]);
+        v
+    }
+}
+
 /// One median of the table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Median {
-    /// `pingpong` (one-way time between two ranks of `locality`) or
-    /// `injection` (`active` ranks of a node at once, max-rate).
-    pub experiment: Experiment,
+    /// What it measures.
+    pub experiment: Bench,
     /// Bytes per message.
     pub bytes: u64,
     /// Ranks of a node sending at once (1 for ping-pongs).
@@ -197,7 +302,7 @@ pub fn medians(
                     })
                     .collect();
                 out.push(Median {
-                    experiment: Experiment::PingPong(l),
+                    experiment: Bench::Host(Experiment::PingPong(l)),
                     bytes: 4 << size,
                     active: 1,
                     seconds: fit::median(&cells),
@@ -216,7 +321,7 @@ pub fn medians(
                 .filter_map(|run| run.iter().find(|r| r.0 == *floats)?.1.get(np).copied())
                 .collect();
             out.push(Median {
-                experiment: Experiment::Injection,
+                experiment: Bench::Host(Experiment::Injection),
                 bytes: 4 * floats,
                 active: np as u64 + 1,
                 seconds: cells.iter().copied().fold(f64::INFINITY, f64::min),
@@ -240,18 +345,11 @@ pub fn write_table(source: &[String], medians: &[Median]) -> String {
     s += TABLE_HEADER;
     s.push('\n');
     for m in medians {
-        let locality = match m.experiment {
-            Experiment::PingPong(l) => l.default_name(),
-            _ => "network".into(),
-        };
+        let (experiment, locality) = m.experiment.names();
         let _ = writeln!(
             s,
-            "{},{locality},{},{},{:e},{}",
-            m.experiment.name(),
-            m.bytes,
-            m.active,
-            m.seconds,
-            m.count
+            "{experiment},{locality},{},{},{:e},{}",
+            m.bytes, m.active, m.seconds, m.count
         );
     }
     s
@@ -279,13 +377,15 @@ pub fn read_table(text: &str) -> Result<(Vec<String>, Vec<Median>), BenchError> 
         if f.len() != 6 {
             return Err(bad(format!("{} fields, 6 expected", f.len())));
         }
-        let experiment = match (f[0], f[1]) {
-            ("pingpong", "socket") => Experiment::PingPong(Locality::SOCKET),
-            ("pingpong", "node") => Experiment::PingPong(Locality::NODE),
-            ("pingpong", "network") => Experiment::PingPong(Locality::NETWORK),
-            ("injection", "network") => Experiment::Injection,
-            (e, l) => return Err(bad(format!("'{e},{l}' is not a measurement of the table"))),
-        };
+        let experiment = Bench::all()
+            .into_iter()
+            .find(|b| b.names() == (f[0].to_string(), f[1].to_string()))
+            .ok_or_else(|| {
+                bad(format!(
+                    "'{},{}' is not a measurement of the table",
+                    f[0], f[1]
+                ))
+            })?;
         let num = |i: usize| {
             f[i].parse::<u64>()
                 .ok()
@@ -316,49 +416,185 @@ pub fn read_table(text: &str) -> Result<(Vec<String>, Vec<Median>), BenchError> 
 /// `base` with the parameters fitted from `medians` by `amgcomm
 /// calibrate`'s fits, and every fitted parameter's provenance naming
 /// `source` (the measured files); what the medians cannot give keeps
-/// `base`'s value and provenance.
+/// `base`'s value and provenance. Device medians fit the GPUs' own
+/// parameters the same way (`gpus.*`: messages between device buffers
+/// per locality, `R_N` of device data) and the copies' `alpha + s / R`
+/// (`gpus.h2d`, `gpus.d2h`); `gpus_per_node` names the GPUs when `base`
+/// has none yet.
 pub fn fit(
     medians: &[Median],
     base: &Machine,
     source: &str,
+    gpus_per_node: Option<usize>,
 ) -> Result<Machine, calibrate::FitError> {
+    let host = |b: Bench| match b {
+        Bench::Host(e) => Some(e),
+        _ => None,
+    };
+    let (params, mut provenance, fitted) = fit_params(medians, host, base, &base.params, "")?;
+    provenance.insert(
+        0,
+        Source {
+            parameter: "measurements".into(),
+            source: format!("published: {source}"),
+        },
+    );
+    let mut gpus = base.gpus.clone();
+    let mut fitted_ones = fitted;
+    let device = |b: Bench| match b {
+        Bench::Device(e) => Some(e),
+        _ => None,
+    };
+    let per_node = gpus_per_node.or(base.gpus.as_ref().map(|g| g.per_node));
+    if let (Some(per_node), true) = (
+        per_node,
+        medians.iter().any(|m| device(m.experiment).is_some()),
+    ) {
+        // Device data's queue, contention and pack constants: the host's
+        // (no device test measures them).
+        let start = gpus.as_ref().map_or(params.clone(), |g| g.params.clone());
+        let start = Params {
+            gamma: params.gamma,
+            delta: params.delta,
+            pack_per_run: params.pack_per_run,
+            pack_rate: params.pack_rate,
+            ..start
+        };
+        let dm = Machine {
+            ppn: per_node,
+            ..base.clone()
+        };
+        let (dp, dprov, dfitted) = fit_params(medians, device, &dm, &start, "gpus.")?;
+        provenance.extend(dprov);
+        fitted_ones.extend(dfitted);
+        let copy = |way: Copy| -> Option<(Rate, Source)> {
+            let mut pts: Vec<(f64, f64)> = (medians.iter())
+                .filter(|m| m.experiment == Bench::Memcpy(way))
+                .map(|m| (m.bytes as f64, m.seconds))
+                .collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let line = fit::line(&pts)?;
+            let name = match way {
+                Copy::ToDevice => "gpus.h2d",
+                Copy::ToHost => "gpus.d2h",
+            };
+            let rate = Rate {
+                alpha: line.alpha.max(0.0),
+                rate: 1.0 / line.per_byte.max(f64::MIN_POSITIVE),
+            };
+            let src = Source {
+                parameter: name.into(),
+                source: format!(
+                    "fitted to the measurements: least squares of alpha + s / R in relative error, HPEC 2021 sec. III ({} points, {}-{} B, R^2 {:.3}, rms relative residual {:.2})",
+                    line.points, pts[0].0, pts[pts.len() - 1].0, line.r2, line.rel_err
+                ),
+            };
+            Some((rate, src))
+        };
+        let old = gpus.as_ref();
+        let keep = |w: Copy| {
+            old.map(|g| match w {
+                Copy::ToDevice => g.h2d,
+                Copy::ToHost => g.d2h,
+            })
+        };
+        let mut rate = |w: Copy| -> Option<Rate> {
+            match copy(w) {
+                Some((r, src)) => {
+                    fitted_ones.push(src.parameter.clone());
+                    provenance.push(src);
+                    Some(r)
+                }
+                None => keep(w),
+            }
+        };
+        let (h2d, d2h) = (rate(Copy::ToDevice), rate(Copy::ToHost));
+        if let (Some(h2d), Some(d2h)) = (h2d, d2h) {
+            gpus = Some(Gpus {
+                per_node,
+                params: dp,
+                h2d,
+                d2h,
+            });
+        }
+    }
+    // What was not fitted keeps the base's provenance (its notes are
+    // the fit's, written again).
+    for s in &base.provenance {
+        let ours = [
+            "measurements",
+            "eager_threshold, rendezvous_threshold",
+            "gpus.eager_threshold, gpus.rendezvous_threshold",
+        ];
+        let note = s.parameter == "note" || s.parameter.starts_with("note ");
+        let fit_note = note && provenance.iter().any(|p| p.source == s.source);
+        let ours = ours.contains(&s.parameter.as_str()) || fitted_ones.contains(&s.parameter);
+        if !(ours || fit_note || note && is_fit_note(&s.source)) {
+            provenance.push(s.clone());
+        }
+    }
+    Ok(Machine {
+        params,
+        gpus,
+        provenance,
+        calibration: None,
+        ..base.clone()
+    })
+}
+
+/// Whether a provenance note is one a fit writes (and writes again).
+fn is_fit_note(source: &str) -> bool {
+    let fitted = ["short:", "eager:", "rend:", "thresholds:"];
+    fitted.iter().any(|f| source.contains(f))
+}
+
+/// `start` with the rates, thresholds and `R_N` fitted from the medians
+/// `pick` maps to calibrate's experiments, on `m`'s node (`ppn` ranks
+/// or GPUs); each fitted parameter's provenance named with `prefix`, and
+/// the fit's notes.
+fn fit_params(
+    medians: &[Median],
+    pick: impl Fn(Bench) -> Option<Experiment>,
+    m: &Machine,
+    start: &Params,
+    prefix: &str,
+) -> Result<(Params, Vec<Source>, Vec<String>), calibrate::FitError> {
     let samples: Vec<Sample> = medians
         .iter()
-        .map(|m| Sample {
-            experiment: m.experiment,
-            pattern: String::new(),
-            bytes: m.bytes,
-            messages: m.active,
-            active: m.active,
-            hops: 0.0,
-            seconds: m.seconds,
-            min_seconds: m.seconds,
-            repetitions: m.count as u64,
+        .filter_map(|md| {
+            Some(Sample {
+                experiment: pick(md.experiment)?,
+                pattern: String::new(),
+                bytes: md.bytes,
+                messages: md.active,
+                active: md.active,
+                hops: 0.0,
+                seconds: md.seconds,
+                min_seconds: md.seconds,
+                repetitions: md.count as u64,
+            })
         })
         .collect();
     let setup = Setup {
-        name: base.name.clone(),
+        name: m.name.clone(),
         nodes: 2,
-        ppn: base.ppn,
-        sockets_per_node: base.sockets_per_node,
-        network: base.network.clone(),
-        placement: base.placement,
+        ppn: m.ppn,
+        sockets_per_node: m.sockets_per_node,
+        network: m.network.clone(),
+        placement: m.placement,
         thresholds: None,
-        ranks: 2 * base.ppn,
+        ranks: 2 * m.ppn,
         real_nodes: 2,
         mpi_library: String::new(),
         date: String::new(),
         quick: false,
-        measurements: source.into(),
+        measurements: String::new(),
         notes: Vec::new(),
     };
     let fitted = calibrate::fit_machine(&samples, &setup)?.machine;
     let cal = fitted.calibration.as_ref().expect("fit_machine calibrates");
-    let mut params = base.params.clone();
-    let mut provenance = vec![Source {
-        parameter: "measurements".into(),
-        source: format!("published: {source}"),
-    }];
+    let mut params = start.clone();
+    let mut provenance = Vec::new();
     for f in &cal.fits {
         let quality = match (f.r2, f.rel_err) {
             (Some(r2), Some(e)) => format!(", R^2 {r2:.3}, rms relative residual {e:.2}"),
@@ -369,8 +605,8 @@ pub fn fit(
             .bytes
             .map_or(String::new(), |[a, b]| format!(", {a}-{b} B"));
         let parameter = match f.parameter.as_str() {
-            "thresholds" => "eager_threshold, rendezvous_threshold".into(),
-            p => p.to_string(),
+            "thresholds" => format!("{prefix}eager_threshold, {prefix}rendezvous_threshold"),
+            p => format!("{prefix}{p}"),
         };
         provenance.push(Source {
             parameter,
@@ -380,7 +616,11 @@ pub fn fit(
             ),
         });
     }
-    let fitted_ones: Vec<&str> = cal.fits.iter().map(|f| f.parameter.as_str()).collect();
+    let fitted_ones: Vec<String> = cal
+        .fits
+        .iter()
+        .map(|f| format!("{prefix}{}", f.parameter))
+        .collect();
     let p = &fitted.params;
     params.eager_threshold = p.eager_threshold;
     params.rendezvous_threshold = p.rendezvous_threshold;
@@ -388,38 +628,21 @@ pub fn fit(
         let name = l.default_name();
         if fitted_ones
             .iter()
-            .any(|f| f.starts_with(&format!("{name}.")))
+            .any(|f| f.starts_with(&format!("{prefix}{name}.")))
         {
             *params.rates_mut(l) = *p.rates(l);
         }
     }
-    if fitted_ones.contains(&"r_n") {
+    if fitted_ones.iter().any(|f| *f == format!("{prefix}r_n")) {
         params.r_n = p.r_n;
-    }
-    // What was not fitted keeps the base's provenance (its notes are
-    // the fit's, written again below).
-    for s in &base.provenance {
-        let ours = [
-            "note",
-            "measurements",
-            "eager_threshold, rendezvous_threshold",
-        ];
-        if !ours.contains(&s.parameter.as_str()) && !fitted_ones.contains(&s.parameter.as_str()) {
-            provenance.push(s.clone());
-        }
     }
     for n in &cal.notes {
         provenance.push(Source {
             parameter: "note".into(),
-            source: n.clone(),
+            source: format!("{prefix}{n}"),
         });
     }
-    Ok(Machine {
-        params,
-        provenance,
-        calibration: None,
-        ..base.clone()
-    })
+    Ok((params, provenance, fitted_ones))
 }
 
 /// The BenchPress runs a preset's parameters are fitted from: the files
@@ -436,6 +659,23 @@ pub struct Runs {
     pub ping_pong: &'static [&'static str],
     /// Repeated max-rate outputs (none on Tioga).
     pub max_rate: &'static [&'static str],
+    /// The GPU runs, if the system has GPUs.
+    pub gpus: Option<GpuRuns>,
+}
+
+/// The runs that time device data (ping-pongs' GPU sections, max-rate's
+/// GPU section, memcpy, and the multiple-message ping-pongs).
+#[derive(Clone, Copy, Debug)]
+pub struct GpuRuns {
+    /// GPUs per node.
+    pub per_node: usize,
+    /// Memcpy outputs, repeated (only each rank's own GPU is read: `CPU
+    /// p, GPU p mod per_node`).
+    pub memcpy: &'static [&'static str],
+    /// mult_pong outputs, repeated (their GPU section).
+    pub mult: &'static [&'static str],
+    /// mult_pong_split outputs, repeated.
+    pub split: &'static [&'static str],
 }
 
 /// Each preset's runs (the folders' READMEs give the layouts; June 2021
@@ -447,6 +687,12 @@ pub static RUNS: &[Runs] = &[
         layout: Layout { ppn: 4, sockets: 2 },
         ping_pong: &["ping_pong.2598271.out", "ping_pong.2598272.out"],
         max_rate: &["maxrate.2598182.out"],
+        gpus: Some(GpuRuns {
+            per_node: 4,
+            memcpy: &["memcpy.2598183.out"],
+            mult: &["mult_pong.2598184.out"],
+            split: &["mult_pong_split.2598185.out"],
+        }),
     },
     Runs {
         preset: "summit",
@@ -462,6 +708,16 @@ pub static RUNS: &[Runs] = &[
             "maxrate.305655.out",
             "maxrate.305656.out",
         ],
+        gpus: Some(GpuRuns {
+            per_node: 6,
+            memcpy: &[
+                "memcpy.305179.out",
+                "memcpy.305657.out",
+                "memcpy.305658.out",
+            ],
+            mult: &[],
+            split: &[],
+        }),
     },
     Runs {
         preset: "frontier",
@@ -469,6 +725,12 @@ pub static RUNS: &[Runs] = &[
         layout: Layout { ppn: 8, sockets: 1 },
         ping_pong: &["ping_pong.0.out", "ping_pong.2.out"],
         max_rate: &[],
+        gpus: Some(GpuRuns {
+            per_node: 8,
+            memcpy: &["memcpy.out"],
+            mult: &[],
+            split: &[],
+        }),
     },
 ];
 
@@ -505,6 +767,26 @@ impl Runs {
                 self.max_rate.join(", ")
             ));
         }
+        if let Some(g) = &self.gpus {
+            s.push(format!(
+                "GPU ping-pongs (device buffers, CUDA-aware MPI) of the same files, medians as the CPU's{}",
+                match self.max_rate.is_empty() {
+                    true => String::new(),
+                    false => "; GPU max-rate of the same max-rate files, per GPU count at 512 KiB".into(),
+                }
+            ));
+            s.push(format!(
+                "memcpy, {}: host-to-device and device-to-host per size, each rank with its own GPU (CPU p, GPU p), the median over ranks of the minimum over the runs",
+                g.memcpy.join(", ")
+            ));
+            if !g.mult.is_empty() {
+                s.push(format!(
+                    "GPU multiple messages, {} and split, {}: per message count and size, the minimum over the runs",
+                    g.mult.join(", "),
+                    g.split.join(", ")
+                ));
+            }
+        }
         s
     }
 
@@ -520,8 +802,104 @@ impl Runs {
         let mr = (self.max_rate.iter())
             .map(|f| max_rate(&read(f)?).map_err(|e| with(f, e)))
             .collect::<Result<Vec<_>, _>>()?;
-        medians(&pp, &mr, self.layout)
+        let mut out = medians(&pp, &mr, self.layout)?;
+        let Some(g) = &self.gpus else {
+            return Ok(out);
+        };
+        let all = |files: &[&str], f: &SizedReader| {
+            (files.iter())
+                .map(|name| f(&read(name)?).map_err(|e| with(name, e)))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let gpp = (self.ping_pong.iter())
+            .map(|f| ping_pong_of(&read(f)?, Buffers::Device).map_err(|e| with(f, e)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let gmr = all(self.max_rate, &|t| {
+            sized_rows(t, "Timing GPU Max-Rate Ping Pongs", "max-rate")
+        })?;
+        let device = medians(&gpp, &gmr, self.layout)?;
+        out.extend(device.into_iter().map(|m| Median {
+            experiment: match m.experiment {
+                Bench::Host(e) => Bench::Device(e),
+                b => b,
+            },
+            ..m
+        }));
+        for way in [Copy::ToDevice, Copy::ToHost] {
+            let runs = (g.memcpy.iter())
+                .map(|f| memcpy(&read(f)?, way).map_err(|e| with(f, e)))
+                .collect::<Result<Vec<_>, _>>()?;
+            out.extend(copy_medians(&runs, way, g.per_node)?);
+        }
+        let gpu_rows = |t: &str| sized_rows(t, "Timing GPU Multiple Messages", "mult_pong");
+        for (files, bench) in [(g.mult, Bench::Messages), (g.split, Bench::Split)] {
+            out.extend(message_minima(&all(files, &gpu_rows)?, bench));
+        }
+        Ok(out)
     }
+}
+
+/// Per size, the median over ranks of each rank's copy to or from its
+/// own GPU (`CPU p, GPU p mod per_node`), each the minimum over runs.
+fn copy_medians(
+    runs: &[Vec<(usize, usize, Vec<f64>)>],
+    way: Copy,
+    per_node: usize,
+) -> Result<Vec<Median>, BenchError> {
+    let Some(first) = runs.first() else {
+        return Ok(Vec::new());
+    };
+    let own: Vec<usize> = (0..first.len())
+        .filter(|&k| first[k].1 == first[k].0 % per_node.max(1))
+        .collect();
+    if own.is_empty() {
+        return Err(BenchError("no memcpy row of a rank and its own GPU".into()));
+    }
+    let mut out = Vec::new();
+    for size in 0..SIZES {
+        let cells: Vec<f64> = own
+            .iter()
+            .map(|&k| {
+                (runs.iter())
+                    .filter_map(|r| r.get(k).filter(|x| (x.0, x.1) == (first[k].0, first[k].1)))
+                    .map(|r| r.2[size])
+                    .fold(f64::INFINITY, f64::min)
+            })
+            .collect();
+        out.push(Median {
+            experiment: Bench::Memcpy(way),
+            bytes: 4 << size,
+            active: 1,
+            seconds: fit::median(&cells),
+            count: own.len(),
+        });
+    }
+    Ok(out)
+}
+
+/// Per message count and size of multiple-message runs, the minimum over
+/// the runs (`bytes` the size of the row: each message's, or all
+/// messages' for the split runs).
+fn message_minima(runs: &[Vec<(u64, Vec<f64>)>], bench: Bench) -> Vec<Median> {
+    let Some(first) = runs.first() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (floats, row) in first {
+        for n in 0..row.len() {
+            let cells: Vec<f64> = (runs.iter())
+                .filter_map(|r| r.iter().find(|x| x.0 == *floats)?.1.get(n).copied())
+                .collect();
+            out.push(Median {
+                experiment: bench,
+                bytes: 4 * floats,
+                active: n as u64 + 1,
+                seconds: cells.iter().copied().fold(f64::INFINITY, f64::min),
+                count: cells.len(),
+            });
+        }
+    }
+    out
 }
 
 /// A BenchPress output or a table: text of at most 64 MiB, or one line
@@ -546,7 +924,12 @@ pub fn refit(
         read_table(&read_text(from)?)
             .map_err(|e| BenchError(format!("{}: {}", from.display(), e.0)))?
     };
-    let m = fit(&medians, &base, &source.join("; "))
-        .map_err(|e| BenchError(format!("{}: {e}", from.display())))?;
+    let m = fit(
+        &medians,
+        &base,
+        &source.join("; "),
+        runs.gpus.map(|g| g.per_node),
+    )
+    .map_err(|e| BenchError(format!("{}: {e}", from.display())))?;
     Ok((m, source, medians))
 }

@@ -261,6 +261,8 @@ impl Setup {
             params,
             calibration: None,
             provenance: Vec::new(),
+            gpus: None,
+            ranks_per_gpu: None,
         }
     }
 }

@@ -97,6 +97,18 @@ impl Model {
         &self.terms
     }
 
+    /// The model that charges `strategy`: this one, with the `memcpy`
+    /// term for a strategy that moves device data (its copies are part
+    /// of its cost whatever terms were asked for).
+    pub fn for_strategy(&self, strategy: crate::comm::node_aware::Strategy) -> Model {
+        let mut m = self.clone();
+        if strategy.is_device() && !m.terms.contains(&&terms::MEMCPY) {
+            m.terms.push(&terms::MEMCPY);
+            m.terms.sort_by_key(|t| terms::index(t));
+        }
+        m
+    }
+
     /// `term+term+...` in registry order.
     pub fn name(&self) -> String {
         let names: Vec<&str> = self.terms.iter().map(|t| t.name).collect();
@@ -154,6 +166,10 @@ pub struct Exchange<'a> {
     pub machine: &'a Machine,
     /// [`Machine::places`].
     pub places: &'a Places,
+    /// A device strategy's copies between each GPU and its host (the
+    /// `memcpy` term's; `pattern` is then empty): which way, and `(r, r,
+    /// bytes)` per copying rank.
+    pub copies: Option<(crate::machine::Copy, &'a Pattern)>,
 }
 
 /// One term's part of a cost.
@@ -376,6 +392,7 @@ pub(crate) mod test_util {
             summary: &summary,
             machine: m,
             places: &places,
+            copies: None,
         };
         cost(&x, &Model::parse(spec).unwrap())
     }

@@ -269,6 +269,72 @@ pub fn cases() -> Result<Vec<Case>, ReproduceError> {
     Ok(out)
 }
 
+/// The Lassen BenchPress medians the preset was fitted from (the
+/// project's table, naming its files; `amgcomm machine fit lassen`).
+pub const LASSEN_MEDIANS: &str = include_str!("../../tests/data/presets/lassen.csv");
+
+/// The `lassen` preset's GPU model against the Lassen medians: per
+/// locality and size the one-way time of device buffers, each memcpy
+/// way, and one GPU's n messages to GPUs of another node (mult_pong:
+/// each of `bytes`; split: sharing `bytes`), as the `nodeaware` and
+/// `memcpy` terms charge them (HPEC 2021's postal and copy models).
+pub fn lassen_cases() -> Result<Vec<Case>, ReproduceError> {
+    use crate::machine::Copy;
+    use crate::measure::benchpress::{read_table, Bench};
+    use crate::measure::calibrate::Experiment;
+    let bad = |problem: String| ReproduceError {
+        file: "../tests/data/presets/lassen.csv",
+        problem,
+    };
+    let (_, medians) = read_table(LASSEN_MEDIANS).map_err(|e| bad(e.0))?;
+    let m = crate::machine::presets::preset("lassen").expect("a preset");
+    let (Some(d), Some(g)) = (m.device(), m.gpus.as_ref()) else {
+        return Err(bad("the lassen preset has no gpus".into()));
+    };
+    let us = |t: f64| t * 1e6;
+    let mut out = Vec::new();
+    for md in &medians {
+        let size = md.bytes;
+        let (name, modeled, note) = match md.experiment {
+            Bench::Device(Experiment::PingPong(l)) => (
+                format!("Lassen GPU ping-pong {} {size} B (us)", l.default_name()),
+                super::terms::message_time(&d, l, size, 1),
+                "gpus.<locality>: alpha + s / R_b".to_string(),
+            ),
+            Bench::Memcpy(way) => (
+                format!(
+                    "Lassen memcpy {} {size} B (us)",
+                    if way == Copy::ToDevice { "h2d" } else { "d2h" }
+                ),
+                g.copy_time(way, size),
+                "alpha + s / R (HPEC 2021 sec. III)".to_string(),
+            ),
+            Bench::Messages | Bench::Split => {
+                let n = md.active;
+                let each = match md.experiment {
+                    Bench::Split => size / n,
+                    _ => size,
+                };
+                let t = n as f64
+                    * super::terms::message_time(&d, crate::machine::Locality::NETWORK, each, 1);
+                let kind = if md.experiment == Bench::Split {
+                    "split"
+                } else {
+                    "mult"
+                };
+                (
+                    format!("Lassen GPU {kind} {n} x {each} B (us)"),
+                    t,
+                    "n messages from one GPU: n (alpha + s / R_b), network".to_string(),
+                )
+            }
+            _ => continue,
+        };
+        out.push(case(&name, us(md.seconds), us(modeled), &note));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

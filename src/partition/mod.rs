@@ -124,6 +124,41 @@ impl Layout {
     pub fn ranks(&self) -> usize {
         self.levels.first().map_or(0, |p| p.ranks)
     }
+
+    /// Every level's layout on `m`, the fine partition by `fine`, the
+    /// coarse ones by `rule`. With the data on GPUs the rows are
+    /// partitioned over the GPUs ([`Machine::owners`]) and each GPU's
+    /// part goes to its owner rank ([`Machine::owner_rank`]); the other
+    /// ranks own no rows.
+    pub fn on(
+        h: &Hierarchy,
+        fine: &Fine,
+        rule: CoarseRule,
+        m: &Machine,
+        o: &MethodOptions,
+    ) -> Result<Layout, PartitionError> {
+        let part = fine.partition(&h.levels[0].a, &m.owners(), o)?;
+        Ok(Layout::new(h, part, rule).spread(m))
+    }
+
+    /// A layout over [`Machine::owners`]' ranks given to `m`'s owner
+    /// ranks (itself when the data is in host memory).
+    pub fn spread(self, m: &Machine) -> Layout {
+        if !m.is_on_devices() {
+            return self;
+        }
+        let rank: Vec<u32> = (0..m.owners().ranks())
+            .map(|g| m.owner_rank(g) as u32)
+            .collect();
+        Layout {
+            levels: (self.levels.into_iter())
+                .map(|p| Partition {
+                    owner: p.owner.iter().map(|&g| rank[g as usize]).collect(),
+                    ranks: m.ranks(),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// A partition that cannot be had.

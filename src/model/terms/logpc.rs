@@ -97,6 +97,7 @@ mod tests {
             summary: &summary,
             machine: &m,
             places: &places,
+            copies: None,
         };
         let got = charge(&x).seconds;
         assert!((got - want).abs() <= 1e-9 * want, "{got} {want}");

@@ -14,6 +14,7 @@ mod copytransfer;
 mod loggp;
 mod logpc;
 mod maxrate;
+mod memcpy;
 mod nodeaware;
 mod pack;
 mod postal;
@@ -22,6 +23,7 @@ mod routed;
 
 pub use copytransfer::{copy_transfer, network_rate, CopyTransfer};
 pub use loggp::loggp_params;
+pub use memcpy::TERM as MEMCPY;
 pub use nodeaware::message_time;
 pub use pack::pack_at;
 pub use routed::{link_loads, LinkLoads};
@@ -44,6 +46,7 @@ pub static REGISTRY: &[&Term] = &[
     &logpc::TERM,
     &routed::TERM,
     &pack::TERM,
+    &memcpy::TERM,
 ];
 
 /// One cost term.
