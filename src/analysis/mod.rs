@@ -336,7 +336,8 @@ pub fn analyze(
             hierarchy: h.levels.len(),
         });
     }
-    charge_levels(h.levels.len(), m, o, |l, places| {
+    charge_levels(h.levels.len(), m, o, |l, sites| {
+        let places = &sites.places;
         let (level, part) = (&h.levels[l], &layout.levels[l]);
         // Each operation's exchange: one pattern with its summary, or a
         // strategy's steps.
@@ -358,11 +359,11 @@ pub fn analyze(
                 if spmv {
                     exchanges.push((
                         Op::Spmv,
-                        Exchanged::steps(Op::Spmv, steps(Op::Spmv, None), m, places),
+                        Exchanged::steps(Op::Spmv, steps(Op::Spmv, None), m, sites),
                     ));
                 }
                 if let Some(rows) = rows {
-                    exchanges.push((op, Exchanged::steps(op, steps(op, Some(rows)), m, places)));
+                    exchanges.push((op, Exchanged::steps(op, steps(op, Some(rows)), m, sites)));
                 }
             }
         };
@@ -380,7 +381,7 @@ pub fn analyze(
                     s => s,
                 };
                 let steps = comm::device::steps_of_standard(pat, m, strategy);
-                exchanges.push((Op::Ptap, Exchanged::steps(Op::Ptap, steps, m, places)));
+                exchanges.push((Op::Ptap, Exchanged::steps(Op::Ptap, steps, m, sites)));
             } else {
                 let summary = comm::summarize_on(&pat, places);
                 exchanges.push((Op::Ptap, Exchanged::One((pat, summary))));
@@ -391,24 +392,24 @@ pub fn analyze(
     })
 }
 
-/// Every level's exchanges from `extract(level, places)` (the level's
+/// Every level's exchanges from `extract(level, sites)` (the level's
 /// rows, nonzeros and active ranks, and its operations' messages), timed
 /// and charged: the one loop of [`analyze`] and [`analyze_extracted`].
 fn charge_levels(
     count: usize,
     m: &Machine,
     o: &Options,
-    mut extract: impl FnMut(usize, &Places) -> ((usize, usize, usize), Vec<(Op, Exchanged)>),
+    mut extract: impl FnMut(usize, &Sites) -> ((usize, usize, usize), Vec<(Op, Exchanged)>),
 ) -> Result<Analysis, AnalysisError> {
-    let places = m.places();
+    let sites = Sites::of(m);
     let mut seconds = StageSeconds::default();
     let mut levels = Vec::with_capacity(count);
     for l in 0..count {
         let clock = Instant::now();
-        let ((rows, nnz, active_processes), exchanges) = extract(l, &places);
+        let ((rows, nnz, active_processes), exchanges) = extract(l, &sites);
         seconds.extraction += clock.elapsed().as_secs_f64();
         let clock = Instant::now();
-        let ops = charge_level(l, exchanges, m, &places, o)?;
+        let ops = charge_level(l, exchanges, m, &sites, o)?;
         seconds.model += clock.elapsed().as_secs_f64();
         levels.push(LevelAnalysis {
             level: l,
@@ -459,7 +460,7 @@ pub fn analyze_extracted(
     );
     let count = extracted.len();
     let mut levels = extracted.into_iter();
-    charge_levels(count, m, o, |_, places| {
+    charge_levels(count, m, o, |_, sites| {
         let e = levels.next().expect("one per level");
         let ptap = e.ptap.filter(|_| o.ops.has(Op::Ptap));
         let exchanges = [
@@ -471,7 +472,7 @@ pub fn analyze_extracted(
         .filter_map(|(op, pat)| {
             let pat = pat?;
             debug_assert!(pat.messages.is_sorted_by_key(|m| (m.from, m.to)));
-            let summary = comm::summarize_on(&pat, places);
+            let summary = comm::summarize_on(&pat, &sites.places);
             Some((op, Exchanged::One((pat, summary))))
         })
         .collect();
@@ -485,12 +486,12 @@ fn charge_level(
     l: usize,
     exchanges: Vec<(Op, Exchanged)>,
     m: &Machine,
-    places: &Places,
+    sites: &Sites,
     o: &Options,
 ) -> Result<Vec<OpAnalysis>, AnalysisError> {
     let mut ops = Vec::with_capacity(exchanges.len());
     for (op, exchanged) in exchanges {
-        let charged = exchanged.charge(op, m, places, o);
+        let charged = exchanged.charge(op, m, sites, o);
         let cost = &charged.cost;
         if !cost.total.is_finite() {
             // The term to blame, or the sum when finite terms overflow.
@@ -517,23 +518,38 @@ enum Exchanged {
     Steps(Vec<(node_aware::Step, Summary)>, Summary),
 }
 
-/// The machine and places that charge a step of `kind`: device messages
-/// with the GPUs' parameters and protocol thresholds.
-fn charged_on<'a>(
-    kind: StepKind,
-    m: &'a Machine,
-    places: &'a Places,
-    device: &'a Option<(Machine, Places)>,
-) -> (&'a Machine, &'a Places) {
-    match (kind, device) {
-        (StepKind::Device, Some((dm, dp))) => (dm, dp),
-        _ => (m, places),
+/// Where the ranks are, as charging needs it, built once per analysis:
+/// the machine's places and, with the data on GPUs, the device view (the
+/// GPUs' parameters and protocol thresholds, [`Machine::device`]).
+struct Sites {
+    places: Places,
+    device: Option<(Machine, Places)>,
+}
+
+impl Sites {
+    fn of(m: &Machine) -> Sites {
+        let device = m.device().filter(|_| m.is_on_devices()).map(|dm| {
+            let dp = dm.places();
+            (dm, dp)
+        });
+        Sites {
+            places: m.places(),
+            device,
+        }
+    }
+
+    /// The machine and places that charge a step of `kind`: device
+    /// messages with the device view.
+    fn of_kind<'a>(&'a self, kind: StepKind, m: &'a Machine) -> (&'a Machine, &'a Places) {
+        match (kind, &self.device) {
+            (StepKind::Device, Some((dm, dp))) => (dm, dp),
+            _ => (m, &self.places),
+        }
     }
 }
 
 impl Exchanged {
-    fn steps(op: Op, steps: Vec<node_aware::Step>, m: &Machine, places: &Places) -> Exchanged {
-        let device = device_view(m, &steps);
+    fn steps(op: Op, steps: Vec<node_aware::Step>, m: &Machine, sites: &Sites) -> Exchanged {
         let none = Pattern {
             op,
             messages: Vec::new(),
@@ -550,7 +566,7 @@ impl Exchanged {
         // A device strategy's messages are all device or all host ones.
         let any = steps.iter().find(|s| !matches!(s.kind, StepKind::Copy(_)));
         let kind = any.map_or(StepKind::Host, |s| s.kind);
-        let summary = comm::summarize_on(&all, charged_on(kind, m, places, &device).1);
+        let summary = comm::summarize_on(&all, sites.of_kind(kind, m).1);
         let steps = steps
             .into_iter()
             .map(|s| {
@@ -558,14 +574,15 @@ impl Exchanged {
                     StepKind::Copy(_) => &none,
                     _ => &s.pattern,
                 };
-                let summary = comm::summarize_on(pattern, charged_on(s.kind, m, places, &device).1);
+                let summary = comm::summarize_on(pattern, sites.of_kind(s.kind, m).1);
                 (s, summary)
             })
             .collect();
         Exchanged::Steps(steps, summary)
     }
 
-    fn charge(self, op: Op, m: &Machine, places: &Places, o: &Options) -> OpAnalysis {
+    fn charge(self, op: Op, m: &Machine, sites: &Sites, o: &Options) -> OpAnalysis {
+        let places = &sites.places;
         let model = o.model.for_strategy(o.strategy);
         match self {
             Exchanged::One((pattern, summary)) => OpAnalysis {
@@ -591,7 +608,6 @@ impl Exchanged {
                 modeled_over_measured: None,
             },
             Exchanged::Steps(steps, summary) => {
-                let device = device_view(m, steps.iter().map(|(s, _)| s));
                 let none = Pattern {
                     op,
                     messages: Vec::new(),
@@ -601,7 +617,7 @@ impl Exchanged {
                 let steps = steps
                     .into_iter()
                     .map(|(step, summary)| {
-                        let (sm, sp) = charged_on(step.kind, m, places, &device);
+                        let (sm, sp) = sites.of_kind(step.kind, m);
                         let x = match step.kind {
                             StepKind::Copy(way) => Exchange {
                                 pattern: &none,
@@ -649,20 +665,6 @@ impl Exchanged {
     }
 }
 
-/// The device machine and its places, when a step moves device data.
-fn device_view<'a>(
-    m: &Machine,
-    steps: impl IntoIterator<Item = &'a node_aware::Step>,
-) -> Option<(Machine, Places)> {
-    let mut steps = steps.into_iter();
-    if !steps.any(|s| s.kind == StepKind::Device) {
-        return None;
-    }
-    let dm = m.device()?;
-    let dp = dm.places();
-    Some((dm, dp))
-}
-
 /// A copy step's figures: how many GPUs copy, the bytes in all, and
 /// the most one GPU copies.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -677,10 +679,7 @@ pub struct CopyFigures {
 
 impl CopyFigures {
     fn of(copies: &Pattern, m: &Machine) -> CopyFigures {
-        let mut per_gpu = std::collections::BTreeMap::<usize, u64>::new();
-        for c in &copies.messages {
-            *per_gpu.entry(m.serving(c.from as usize)[0]).or_default() += c.bytes;
-        }
+        let per_gpu = comm::device::bytes_per_gpu(copies, m);
         CopyFigures {
             gpus: per_gpu.len(),
             bytes: per_gpu.values().sum(),
@@ -742,14 +741,14 @@ mod tests {
             owner: gpu_of_row.iter().map(|&g| m.owner_rank(g) as u32).collect(),
             ranks: m.ranks(),
         };
-        let places = m.places();
+        let sites = Sites::of(m);
         let steps = node_aware::steps_of(Op::Spmv, a, None, &part, m, strategy);
         let o = Options {
             model: Model::parse(model).unwrap(),
             strategy,
             ..Options::default()
         };
-        Exchanged::steps(Op::Spmv, steps, m, &places).charge(Op::Spmv, m, &places, &o)
+        Exchanged::steps(Op::Spmv, steps, m, &sites).charge(Op::Spmv, m, &sites, &o)
     }
 
     /// Rows `block` per GPU; row i of GPU g couples to `cols(g, i)`.

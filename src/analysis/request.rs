@@ -798,11 +798,10 @@ pub fn place_data(
             m.name
         )));
     }
-    if !s.is_device() {
+    if let Some(why) = misplaced(s, true) {
         return Err(RequestError::Field(format!(
-            "request.strategy {}: moves host data, but with request.ranks_per_gpu the data is on the GPUs; choose {}",
-            s.name(),
-            names(&Strategy::all(true))
+            "request.strategy {}: moves host data; with request.ranks_per_gpu {why}",
+            s.name()
         )));
     }
     if ppn_given {
@@ -814,6 +813,22 @@ pub fn place_data(
         .on_devices(ranks_per_gpu.unwrap_or(1))
         .map_err(|e| RequestError::Field(e.to_string()))?;
     Ok((m, s))
+}
+
+/// Why `strategy` cannot move the data where it is (on the GPUs when
+/// `device`), naming those that can; `None` when it can.
+pub(crate) fn misplaced(strategy: Strategy, device: bool) -> Option<String> {
+    let where_ = if device {
+        "on the GPUs"
+    } else {
+        "in host memory"
+    };
+    (strategy.is_device() != device).then(|| {
+        format!(
+            "the data is {where_}; choose {}",
+            names(&Strategy::all(device))
+        )
+    })
 }
 
 fn names(strategies: &[Strategy]) -> String {
@@ -835,25 +850,22 @@ impl Request {
     /// no pattern files of device strategies (replay sends host buffers).
     fn check_strategies(&self) -> Result<(), RequestError> {
         let device = self.machine.is_on_devices();
-        let wrong = |s: Strategy| s.is_device() != device;
-        let choose = names(&Strategy::all(device));
-        let where_ = if device {
-            "on the GPUs"
-        } else {
-            "in host memory"
-        };
-        if self.variants.is_empty() && wrong(self.options.strategy) {
-            return Err(RequestError::Field(format!(
-                "request.strategy {}: the data is {where_} here; choose {choose}",
-                self.options.strategy.name()
-            )));
+        if self.variants.is_empty() {
+            if let Some(why) = misplaced(self.options.strategy, device) {
+                return Err(RequestError::Field(format!(
+                    "request.strategy {}: {why}",
+                    self.options.strategy.name()
+                )));
+            }
         }
-        if let Some(v) = self.variants.iter().find(|v| wrong(v.strategy)) {
-            return Err(RequestError::Field(format!(
-                "request.variants '{}': strategy {}, but the data is {where_}; name one of {choose}",
-                v.name,
-                v.strategy.name()
-            )));
+        for v in &self.variants {
+            if let Some(why) = misplaced(v.strategy, device) {
+                return Err(RequestError::Field(format!(
+                    "request.variants '{}': strategy {}, but {why}",
+                    v.name,
+                    v.strategy.name()
+                )));
+            }
         }
         if device && self.outputs.patterns.is_some() {
             return Err(RequestError::Field(

@@ -252,17 +252,10 @@ impl ScaleRequest {
             return field("request.strategies: a strategy is named twice".into());
         }
         let device = self.base.machine.is_on_devices();
-        if let Some(s) = self.strategies.iter().find(|s| s.is_device() != device) {
-            let (where_, choose) = match device {
-                true => ("on the GPUs", Strategy::all(true)),
-                false => ("in host memory", Strategy::all(false)),
-            };
-            let choose: Vec<String> = choose.iter().map(|s| s.name()).collect();
-            return field(format!(
-                "request.strategies: {} does not move data {where_}; choose among {}",
-                s.name(),
-                choose.join(", ")
-            ));
+        for s in &self.strategies {
+            if let Some(why) = super::request::misplaced(*s, device) {
+                return field(format!("request.strategies: {}: {why}", s.name()));
+            }
         }
         if self.base.advice || !self.base.variants.is_empty() || self.base.measured.is_some() {
             return field("request: scale takes its measured files from request.measured (a folder), and no advice or variants".into());

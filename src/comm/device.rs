@@ -112,6 +112,16 @@ pub fn steps_of_standard(standard: Pattern, m: &Machine, strategy: Strategy) -> 
     })
 }
 
+/// A copy step's bytes per GPU, keyed by the GPU's owner rank: the
+/// ranks serving one GPU copy over its one link.
+pub fn bytes_per_gpu(copies: &Pattern, m: &Machine) -> std::collections::BTreeMap<usize, u64> {
+    let mut per_gpu = std::collections::BTreeMap::new();
+    for c in &copies.messages {
+        *per_gpu.entry(m.gpu_owner(c.from as usize)).or_default() += c.bytes;
+    }
+    per_gpu
+}
+
 /// Bytes per rank of `p`'s messages, keyed by `rank(message)`.
 fn totals(p: &Pattern, ranks: usize, rank: impl Fn(&Message) -> u32) -> Vec<(u32, u64)> {
     let mut t = vec![0u64; ranks];

@@ -171,6 +171,13 @@ impl Machine {
         (first..first + k).map(|l| self.rank_at(node, l)).collect()
     }
 
+    /// The owner of the GPU `rank` serves (the first of
+    /// [`Machine::serving`]).
+    pub fn gpu_owner(&self, rank: usize) -> usize {
+        let k = self.ranks_per_gpu.unwrap_or(1);
+        self.rank_at(self.node_of(rank), self.local_of(rank) / k * k)
+    }
+
     /// The machine as device messages see it: the GPUs' parameters in
     /// place of the host's (`None` without GPUs).
     pub fn device(&self) -> Option<Machine> {
@@ -211,6 +218,7 @@ mod tests {
         let owners: Vec<usize> = (0..4).map(|g| m.owner_rank(g)).collect();
         assert_eq!(owners, [0, 3, 6, 9]);
         assert_eq!(m.serving(7), [6, 7, 8]);
+        assert_eq!((m.gpu_owner(7), m.gpu_owner(6), m.gpu_owner(11)), (6, 6, 9));
         // One copy: alpha + s / R.
         let g = m.gpus.as_ref().unwrap();
         assert_eq!(g.copy_time(Copy::ToHost, 5000), 2e-5 + 1e-6);

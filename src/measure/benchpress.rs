@@ -84,13 +84,28 @@ pub fn ping_pong_of(
             " and GPU on rank ",
         ),
     };
-    let missing = format!("no '{header}' rows (a BenchPress ping-pong output?)");
+    let form = format!("{prefix}a{and}b:");
+    pair_rows(text, header, prefix, and, &form, "ping-pong")
+}
+
+/// Rows `{prefix}a{sep}b:` followed by [`SIZES`] times under `header`
+/// (ping-pongs' rank pairs, memcpy's rank and GPU): `(a, b, seconds per
+/// size)`; a row that is not one says it is not `form`.
+fn pair_rows(
+    text: &str,
+    header: &str,
+    prefix: &str,
+    sep: &str,
+    form: &str,
+    what: &str,
+) -> Result<Vec<(usize, usize, Vec<f64>)>, BenchError> {
+    let missing = format!("no '{header}' rows (a BenchPress {what} output?)");
     section(text, header, prefix, &missing, |rest| {
-        let (pair, values) = rest.split_once(':').ok_or("not 'a and b: times'")?;
+        let (pair, values) = (rest.split_once(':')).ok_or_else(|| format!("not '{form} times'"))?;
         let (a, b) = pair
-            .split_once(and)
+            .split_once(sep)
             .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
-            .ok_or_else(|| format!("not '{}a{and}b:'", prefix))?;
+            .ok_or_else(|| format!("not '{form}'"))?;
         Ok((a, b, times(values, SIZES)?))
     })
 }
@@ -128,19 +143,8 @@ pub fn memcpy(text: &str, way: Copy) -> Result<Vec<(usize, usize, Vec<f64>)>, Be
         Copy::ToDevice => "Memcpy Host To Device:",
         Copy::ToHost => "Memcpy Device To Host:",
     };
-    let missing = format!("no '{header}' rows (a BenchPress memcpy output?)");
-    section(text, header, "CPU ", &missing, |rest| {
-        let (pair, values) = rest.split_once(':').ok_or("not 'CPU p, GPU g: times'")?;
-        let (p, g) = pair
-            .split_once(", GPU ")
-            .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
-            .ok_or("not 'CPU p, GPU g:'")?;
-        Ok((p, g, times(values, SIZES)?))
-    })
+    pair_rows(text, header, "CPU ", ", GPU ", "CPU p, GPU g:", "memcpy")
 }
-
-/// A reader of `Size S` rows ([`sized_rows`] of one section).
-type SizedReader = dyn Fn(&str) -> Result<Vec<(u64, Vec<f64>)>, BenchError>;
 
 /// Whitespace-separated times: `count` of them (any number from 1 when
 /// 0), each a finite number of seconds from 0 to 1 hour.
@@ -792,31 +796,30 @@ impl Runs {
 
     /// The medians of the files in `dir`.
     pub fn read(&self, dir: &std::path::Path) -> Result<Vec<Median>, BenchError> {
-        let read = |name: &str| read_text(&dir.join(name));
-        let with = |name: &str, e: BenchError| {
-            BenchError(format!("{}: {}", dir.join(name).display(), e.0))
-        };
-        let pp = (self.ping_pong.iter())
-            .map(|f| ping_pong(&read(f)?).map_err(|e| with(f, e)))
-            .collect::<Result<Vec<_>, _>>()?;
-        let mr = (self.max_rate.iter())
-            .map(|f| max_rate(&read(f)?).map_err(|e| with(f, e)))
-            .collect::<Result<Vec<_>, _>>()?;
+        // Each file is read once; its CPU and GPU sections parsed from it.
+        let gpus = self.gpus.is_some();
+        let (pp, gpp): (Vec<_>, Vec<_>) = parsed(dir, self.ping_pong, |t| {
+            Ok((
+                ping_pong(t)?,
+                gpus.then(|| ping_pong_of(t, Buffers::Device)).transpose()?,
+            ))
+        })?
+        .into_iter()
+        .unzip();
+        let gpu_max_rate = |t: &str| sized_rows(t, "Timing GPU Max-Rate Ping Pongs", "max-rate");
+        let (mr, gmr): (Vec<_>, Vec<_>) = parsed(dir, self.max_rate, |t| {
+            Ok((max_rate(t)?, gpus.then(|| gpu_max_rate(t)).transpose()?))
+        })?
+        .into_iter()
+        .unzip();
         let mut out = medians(&pp, &mr, self.layout)?;
         let Some(g) = &self.gpus else {
             return Ok(out);
         };
-        let all = |files: &[&str], f: &SizedReader| {
-            (files.iter())
-                .map(|name| f(&read(name)?).map_err(|e| with(name, e)))
-                .collect::<Result<Vec<_>, _>>()
-        };
-        let gpp = (self.ping_pong.iter())
-            .map(|f| ping_pong_of(&read(f)?, Buffers::Device).map_err(|e| with(f, e)))
-            .collect::<Result<Vec<_>, _>>()?;
-        let gmr = all(self.max_rate, &|t| {
-            sized_rows(t, "Timing GPU Max-Rate Ping Pongs", "max-rate")
-        })?;
+        let (gpp, gmr): (Vec<_>, Vec<_>) = (
+            gpp.into_iter().flatten().collect(),
+            gmr.into_iter().flatten().collect(),
+        );
         let device = medians(&gpp, &gmr, self.layout)?;
         out.extend(device.into_iter().map(|m| Median {
             experiment: match m.experiment {
@@ -825,18 +828,35 @@ impl Runs {
             },
             ..m
         }));
-        for way in [Copy::ToDevice, Copy::ToHost] {
-            let runs = (g.memcpy.iter())
-                .map(|f| memcpy(&read(f)?, way).map_err(|e| with(f, e)))
-                .collect::<Result<Vec<_>, _>>()?;
-            out.extend(copy_medians(&runs, way, g.per_node)?);
-        }
+        let (h2d, d2h): (Vec<_>, Vec<_>) = parsed(dir, g.memcpy, |t| {
+            Ok((memcpy(t, Copy::ToDevice)?, memcpy(t, Copy::ToHost)?))
+        })?
+        .into_iter()
+        .unzip();
+        out.extend(copy_medians(&h2d, Copy::ToDevice, g.per_node)?);
+        out.extend(copy_medians(&d2h, Copy::ToHost, g.per_node)?);
         let gpu_rows = |t: &str| sized_rows(t, "Timing GPU Multiple Messages", "mult_pong");
         for (files, bench) in [(g.mult, Bench::Messages), (g.split, Bench::Split)] {
-            out.extend(message_minima(&all(files, &gpu_rows)?, bench));
+            out.extend(message_minima(&parsed(dir, files, gpu_rows)?, bench));
         }
         Ok(out)
     }
+}
+
+/// `parse` of each of `files` in `dir`, each read once; an error names
+/// its file.
+fn parsed<T>(
+    dir: &std::path::Path,
+    files: &[&str],
+    parse: impl Fn(&str) -> Result<T, BenchError>,
+) -> Result<Vec<T>, BenchError> {
+    (files.iter())
+        .map(|name| {
+            let path = dir.join(name);
+            parse(&read_text(&path)?)
+                .map_err(|e| BenchError(format!("{}: {}", path.display(), e.0)))
+        })
+        .collect()
 }
 
 /// Per size, the median over ranks of each rank's copy to or from its

@@ -7,8 +7,6 @@
 //! nothing; the analysis adds this term to the model of every device
 //! strategy.
 
-use std::collections::BTreeMap;
-
 use super::{Charge, Slot, Term};
 use crate::model::Exchange;
 
@@ -30,13 +28,7 @@ fn charge(x: &Exchange) -> Charge {
     let (Some((way, copies)), Some(gpus)) = (x.copies, x.machine.gpus.as_ref()) else {
         return Charge::seconds(0.0);
     };
-    // Bytes per GPU, keyed by its owner (the first rank serving it).
-    let mut per_gpu: BTreeMap<usize, u64> = BTreeMap::new();
-    for c in &copies.messages {
-        *per_gpu
-            .entry(x.machine.serving(c.from as usize)[0])
-            .or_default() += c.bytes;
-    }
+    let per_gpu = crate::comm::device::bytes_per_gpu(copies, x.machine);
     let slowest = (per_gpu.values())
         .map(|&b| gpus.copy_time(way, b))
         .fold(0.0, f64::max);
