@@ -15,7 +15,10 @@
 #      64 and 4096 nodes; an estimate must not fall below the peak;
 #   7. the EuroMPI'18 experiment (issue 19): analyze gen:beam:5 --nodes 512
 #      --ppn 16 --partition mfem --preset raptor-2018 end to end, three
-#      runs (target: 30 s, 6 GB), and its mesh partition in parts.
+#      runs (target: 30 s, 6 GB), and its mesh partition in parts;
+#   8. the solve (issue 29): the paper command without and with
+#      --cycle V --iterations 20, alternating, three runs each; the median
+#      walls and their ratio (target: at most 1.10).
 # Runs are sequential so that they do not compete; peak memory is
 # /usr/bin/time's maximum resident set.
 #
@@ -25,6 +28,7 @@
 #   scripts/bench.sh patterns     # part 5 only
 #   scripts/bench.sh memory       # part 6 only
 #   scripts/bench.sh paper        # part 7 only
+#   scripts/bench.sh cycle        # part 8 only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 QUICK=${1:-}
@@ -83,6 +87,24 @@ for round in 1 2 3; do
   echo "paper command: $(wall "$TMP/time") s, peak $(peak "$TMP/time") GiB; $(grep '^timings' "$TMP/time")"
 done
 target/release/examples/mfem_bench 5 8192
+exit 0
+fi
+
+if [ "$QUICK" = cycle ]; then
+# 8. The cycle's cost at paper scale: runs side by side, alternating.
+paper() {
+  /usr/bin/time -v "$BIN" analyze gen:beam:5 --nodes 512 --ppn 16 --partition mfem --preset raptor-2018 \
+    --timings --json "$TMP/r.json" --out "$TMP/out" "$@" > /dev/null 2> "$TMP/time"
+  wall "$TMP/time"
+}
+: > "$TMP/plain"; : > "$TMP/cycle"
+for round in 1 2 3; do
+  p=$(paper); c=$(paper --cycle V --iterations 20)
+  echo "round $round: paper command $p s, with --cycle V --iterations 20 $c s (peak $(peak "$TMP/time") GiB)"
+  echo "$p" >> "$TMP/plain"; echo "$c" >> "$TMP/cycle"
+done
+p=$(med < "$TMP/plain"); c=$(med < "$TMP/cycle")
+echo "median: $p s without, $c s with the cycle: ratio $(ratio "$c" "$p")"
 exit 0
 fi
 

@@ -407,7 +407,9 @@ fn temp_path(path: &Path) -> PathBuf {
 /// The files of a report folder besides the charts.
 const REPORT_FILES: [&str; 3] = ["report.json", "levels.csv", "compare.json"];
 /// The charts of a report folder, each as PNG and SVG.
-const CHARTS: [&str; 6] = ["spmv", "spgemm", "ptap", "aa", "messages", "compare"];
+const CHARTS: [&str; 9] = [
+    "spmv", "spgemm", "ptap", "aa", "interp", "restrict", "messages", "compare", "cycle",
+];
 
 /// Whether a report folder (`analyze --out`, `compare --out`) may hold a
 /// file of that name: the files amgcomm writes there. A folder holding

@@ -6,7 +6,7 @@
 use amgcomm::comm::{self, Op};
 use amgcomm::machine::{Machine, Protocol};
 use amgcomm::matrix::gen::{diffusion_stencil_2d, Kind, Problem};
-use amgcomm::partition::Partition;
+use amgcomm::partition::{CoarseRule, Partition};
 
 /// The stencil by hand at 45 degrees, eps = 0.001: C = S = 1/sqrt 2, so
 /// CC = SS = CS = 1/2.
@@ -135,7 +135,13 @@ fn level_0_matches_the_blue_waters_logs_exactly() {
     let a = Problem::new(Kind::Aniso2d, 3200).generate().unwrap().csr;
     assert_eq!((a.rows(), a.nnz()), (10_240_000, 92_121_604));
     let rows = logged();
-    assert_eq!(rows.len(), 4);
+    assert_eq!(rows.len(), 6);
+    // Level 0's P (CLJP with RAPtor's per-rank weights, modified
+    // classical), built for each rank count: interp's exchange.
+    let o = amgcomm::amg::Options {
+        max_levels: 2,
+        ..amgcomm::amg::Preset::RaptorMatops2018.options()
+    };
     for processes in [128, 512] {
         let m = Machine {
             nodes: processes / 16,
@@ -144,7 +150,19 @@ fn level_0_matches_the_blue_waters_logs_exactly() {
         // RAPtor's blocks: n / P rows, the remainder to the first ranks.
         let part = Partition::contiguous(a.rows(), processes);
         let (vector, matrix) = comm::spmv_spgemm_summarized(&a, Some(&a), &part, &m);
-        for (block, (_, s)) in [("A Vector", vector), ("A", matrix.unwrap())] {
+        let blocks: Vec<usize> = (0..=processes)
+            .map(|r| r * (a.rows() / processes) + r.min(a.rows() % processes))
+            .collect();
+        let h = amgcomm::amg::build_ranked(a.clone(), &blocks, &o, &mut |_, _| {}).unwrap();
+        let p0 = h.levels[0].p.as_ref().unwrap();
+        let coarse = part.coarsen(&h.levels[0].coarse_points, CoarseRule::Inherit);
+        let interp = comm::interp(p0, &part, &coarse);
+        let interp = comm::summarize(&interp, &m);
+        for (block, s) in [
+            ("A Vector", vector.1),
+            ("A", matrix.unwrap().1),
+            ("P Vector", interp),
+        ] {
             let row = rows
                 .iter()
                 .find(|r| r.processes == processes && r.block == block)

@@ -362,6 +362,8 @@ fn replay_monitored(
             &iterations.to_string(),
             "--warmup",
             &warmup.to_string(),
+            "--ops",
+            "spmv,spgemm,interp,restrict",
             "--out",
             out.to_str().unwrap(),
         ],
@@ -395,7 +397,11 @@ fn replay_sends_exactly_the_saved_messages() {
             args.extend(extra);
             amgcomm(&args)
         };
-        analyze("report", &["--save-patterns", pats.to_str().unwrap()]);
+        // With the cycle: interp and restrict are saved and replayed too.
+        analyze(
+            "report",
+            &["--cycle", "V", "--save-patterns", pats.to_str().unwrap()],
+        );
         let want = pattern_traffic(&pats);
         assert!(!want.is_empty());
         // The setup (sizes exchanged by MPI_Alltoallv, reductions) is the
@@ -432,13 +438,18 @@ fn replay_sends_exactly_the_saved_messages() {
         assert_eq!(m["strategy"].as_str(), Some(strategy));
         let total_bytes: u64 = want.values().map(|v| v.0).sum();
         let replayed: u64 = (m["levels"].as_array().unwrap().iter())
-            .flat_map(|l| ["spmv", "spgemm"].map(|op| l[op]["bytes"].as_u64().unwrap_or(0)))
+            .flat_map(|l| {
+                ["spmv", "spgemm", "interp", "restrict"]
+                    .map(|op| l[op]["bytes"].as_u64().unwrap_or(0))
+            })
             .sum();
         assert_eq!(replayed, total_bytes);
         let json = d.path().join(format!("overlay-{strategy}.json"));
         let r = analyze(
             "overlay",
             &[
+                "--cycle",
+                "V",
                 "--measured",
                 file.to_str().unwrap(),
                 "--json",
@@ -450,6 +461,13 @@ fn replay_sends_exactly_the_saved_messages() {
         let l0 = &report["levels"][0]["ops"]["spmv"];
         assert_eq!(l0["measured"]["seconds"], m["levels"][0]["spmv"]["seconds"]);
         assert!(l0["modeled_over_measured"].as_f64().unwrap() > 0.0);
+        // Every part of the cycle was replayed: its measured time is the
+        // replayed exchanges' weighted sum.
+        let c = &report["cycle"]["levels"][0];
+        let secs = |op: &str| m["levels"][0][op]["seconds"].as_f64().unwrap();
+        let want = 3.0 * secs("spmv") + secs("interp") + secs("restrict");
+        let got = c["measured_cycle"].as_f64().unwrap();
+        assert!((got - want).abs() <= 1e-12 * want, "{got} vs {want}");
         assert!(String::from_utf8_lossy(&r.stdout).contains("measured"));
     }
 }

@@ -68,6 +68,49 @@ pub struct Advice {
     /// queue search dominates (the count it grows with).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_recv: Option<[u64; 2]>,
+    /// With a cycle asked for: what `try` does to the whole run's setup
+    /// and solve.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cycle: Option<CycleEffect>,
+}
+
+/// An alternative's effect on the setup and the solve of the whole
+/// hierarchy (`--cycle`): it may cut one and slow the other.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct CycleEffect {
+    /// The solve's cycles (`--iterations`); without them, one cycle.
+    pub iterations: u64,
+    /// The setup's communication now and with `try`.
+    pub setup: [f64; 2],
+    /// The solve's (`iterations` cycles) now and with `try`.
+    pub solve: [f64; 2],
+}
+
+impl CycleEffect {
+    fn of(c: &super::cycle::Cycle, now: &Analysis, then: &Analysis) -> Option<CycleEffect> {
+        let (a, b) = (super::cycle::of(now, c)?, super::cycle::of(then, c)?);
+        let n = c.iterations.unwrap_or(1);
+        Some(CycleEffect {
+            iterations: n,
+            setup: [a.total.setup, b.total.setup],
+            solve: [n as f64 * a.total.cycle, n as f64 * b.total.cycle],
+        })
+    }
+
+    /// Setup plus solve, now and with `try`.
+    pub fn both(&self) -> [f64; 2] {
+        [self.setup[0] + self.solve[0], self.setup[1] + self.solve[1]]
+    }
+
+    /// It cuts the setup but slows the solve.
+    pub fn slows_solve(&self) -> bool {
+        self.setup[1] < self.setup[0] && self.solve[1] > self.solve[0]
+    }
+
+    /// It cuts the solve but slows the setup.
+    pub fn slows_setup(&self) -> bool {
+        self.solve[1] < self.solve[0] && self.setup[1] > self.setup[0]
+    }
 }
 
 /// The alternatives to `s`: one flag changed each, at most eight, as
@@ -156,17 +199,39 @@ fn alternatives(s: &Setup) -> Vec<(Vec<String>, Variant)> {
     out
 }
 
+/// How many times the run performs `op` on `level` (of `last + 1`
+/// levels): once without a cycle; with one, the setup's operations once
+/// and the solve's as often as its cycles exchange them
+/// ([`super::cycle`]), so that hot levels are hot in the whole run.
+fn weight(c: Option<&super::cycle::Cycle>, level: usize, last: usize, op: Op) -> f64 {
+    let Some(c) = c else { return 1.0 };
+    let cycles = c.iterations.unwrap_or(1) as f64 * c.visits(level);
+    match op {
+        Op::Spmv => {
+            let residual = u32::from(level < last);
+            cycles * f64::from(c.pre_sweeps + c.post_sweeps + residual)
+        }
+        Op::Interp | Op::Restrict => cycles,
+        Op::Spgemm | Op::Ptap | Op::Aa => 1.0,
+    }
+}
+
 /// Advice for `current`, the analysis of `h` set up as `s`, and the
 /// alternatives that could not be evaluated (one sentence each).
 pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec<String>) {
+    let last = current.levels.len().saturating_sub(1);
+    let weight = |level, op| weight(s.options.cycle.as_ref(), level, last, op);
     let whole: f64 = (current.levels.iter())
-        .flat_map(|l| &l.ops)
-        .map(|o| o.cost.total)
+        .flat_map(|l| {
+            l.ops
+                .iter()
+                .map(move |o| weight(l.level, o.op) * o.cost.total)
+        })
         .sum();
     let columns = s.options.model.columns();
     let hot: Vec<(usize, Op)> = (current.levels.iter())
         .flat_map(|l| l.ops.iter().map(move |o| (l, o)))
-        .filter(|(_, o)| whole > 0.0 && o.cost.total >= HOT * whole)
+        .filter(|(l, o)| whole > 0.0 && weight(l.level, o.op) * o.cost.total >= HOT * whole)
         .map(|(l, o)| (l.level, o.op))
         .collect();
     if hot.is_empty() {
@@ -190,13 +255,13 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
         let now = current.levels[level].op(op).expect("hot ops exist");
         let total = now.cost.total;
         let (dominant, secs) = now.cost.dominant(&columns);
-        let best = (runs.iter())
-            .filter_map(|(args, a)| {
+        let best = (runs.iter().enumerate())
+            .filter_map(|(k, (args, a))| {
                 let o = a.levels.get(level)?.op(op)?;
-                Some((args, o))
+                Some(((k, args), o))
             })
             .min_by(|x, y| x.1.cost.total.total_cmp(&y.1.cost.total));
-        let Some((args, then)) = best.filter(|(_, o)| o.cost.total < total) else {
+        let Some(((k, args), then)) = best.filter(|(_, o)| o.cost.total < total) else {
             continue;
         };
         advice.push(Advice {
@@ -213,6 +278,7 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
                 now.summary.messages.max_recv,
                 then.summary.messages.max_recv,
             ]),
+            cycle: (s.options.cycle.as_ref()).and_then(|c| CycleEffect::of(c, current, &runs[k].1)),
         });
     }
     (advice, failed)
@@ -235,6 +301,7 @@ mod tests {
             strategy: Strategy::Standard,
             ops: crate::comm::Ops::of(&[crate::comm::Op::Spmv, crate::comm::Op::Spgemm]),
             keep_patterns: false,
+            cycle: None,
         };
         let offered = |allocation| {
             let machine = Machine {

@@ -187,6 +187,7 @@ pub fn compare(
         strategy: Strategy::Standard,
         ops: crate::comm::Ops::of(&[crate::comm::Op::Spmv, crate::comm::Op::Spgemm]),
         keep_patterns: false,
+        cycle: None,
     };
     for v in variants {
         progress(v);

@@ -1,5 +1,5 @@
 //! Stage 7: a hierarchy through partition, comm and model. [`analyze`]
-//! extracts every level's messages (spmv, spgemm, and ptap when asked),
+//! extracts every level's messages (the operations of [`Options::ops`]),
 //! summarises them (MODEL.md's figures) and charges them with a model,
 //! under a communication strategy; it returns plain data ([`Analysis`]),
 //! which `report` renders. [`compare`] runs it for several variants of
@@ -7,6 +7,7 @@
 
 pub mod advice;
 mod compare;
+pub mod cycle;
 #[cfg(feature = "mpi")]
 pub mod distributed;
 mod overlay;
@@ -45,12 +46,15 @@ pub struct Options {
     /// How spmv and spgemm exchange their values (ptap is always
     /// standard).
     pub strategy: Strategy,
-    /// The operations to extract and charge (spgemm, ptap and aa on every
-    /// level but the last, aa on every level).
+    /// The operations to extract and charge (spgemm, ptap, interp and
+    /// restrict on every level but the last, spmv and aa on every level).
     pub ops: comm::Ops,
     /// Keep every operation's messages in the result
     /// ([`OpAnalysis::patterns`]), for saving or drawing them.
     pub keep_patterns: bool,
+    /// The solve's cycle to set beside the setup ([`cycle::of`]); its
+    /// operations must be among `ops` ([`cycle::Cycle::OPS`]).
+    pub cycle: Option<cycle::Cycle>,
 }
 
 /// The operations `analyze` charges under `preset` unless told: spmv,
@@ -69,6 +73,7 @@ impl Default for Options {
             strategy: Strategy::Standard,
             ops: comm::Ops::DEFAULT,
             keep_patterns: false,
+            cycle: None,
         }
     }
 }
@@ -387,9 +392,50 @@ pub fn analyze(
                 exchanges.push((Op::Ptap, Exchanged::One((pat, summary))));
             }
         }
+        if let Some(p) = &level.p {
+            transfers(p, part, &layout.levels[l + 1], m, o, sites, &mut exchanges);
+        }
         let size = (level.a.rows(), level.a.nnz(), part.active_ranks());
         (size, exchanges)
     })
+}
+
+/// The solve's grid transfers of `P_l` asked for by `o.ops`: `interp`
+/// and its mirror `restrict` (one pass over `P_l` for both under the
+/// standard exchange).
+fn transfers(
+    p: &crate::matrix::Csr,
+    part: &crate::partition::Partition,
+    coarse: &crate::partition::Partition,
+    m: &Machine,
+    o: &Options,
+    sites: &Sites,
+    exchanges: &mut Vec<(Op, Exchanged)>,
+) {
+    let asked = [Op::Interp, Op::Restrict].map(|op| o.ops.has(op));
+    if asked == [false, false] {
+        return;
+    }
+    if o.strategy == Strategy::Standard {
+        let interp = comm::interp(p, part, coarse);
+        let restrict = asked[1].then(|| comm::restrict(&interp, m.ranks()));
+        for pat in [Some(interp).filter(|_| asked[0]), restrict]
+            .into_iter()
+            .flatten()
+        {
+            let summary = comm::summarize_on(&pat, &sites.places);
+            exchanges.push((pat.op, Exchanged::One((pat, summary))));
+        }
+    } else {
+        for (op, _) in [Op::Interp, Op::Restrict]
+            .into_iter()
+            .zip(asked)
+            .filter(|x| x.1)
+        {
+            let steps = node_aware::transfer_steps(op, p, part, coarse, m, o.strategy);
+            exchanges.push((op, Exchanged::steps(op, steps, m, sites)));
+        }
+    }
 }
 
 /// Every level's exchanges from `extract(level, sites)` (the level's

@@ -218,6 +218,7 @@ impl Request {
             }
         }
         self.check_strategies()?;
+        self.check_cycle()?;
         let mesh = self.mesh(source.as_ref())?;
         self.plan()?;
         for v in &self.variants {
@@ -533,6 +534,7 @@ impl Request {
             let path = self.measured.as_deref().expect("a measured file was read");
             overlay_measured(&mut analysis, file, path, progress)
         });
+        let cycle = (self.options.cycle).and_then(|c| super::cycle::of(&analysis, &c));
         let advice = if self.advice {
             progress(Event::Step("what would cut it: trying alternatives".into()));
             let setup = Setup {
@@ -565,6 +567,7 @@ impl Request {
             coarse,
             layout: Some(layout),
             analysis,
+            cycle,
             warnings,
             measured,
             advice,
@@ -696,6 +699,8 @@ pub struct Run {
     pub layout: Option<Layout>,
     /// Every level's communication and cost.
     pub analysis: Analysis,
+    /// The solve beside the setup, when a cycle was asked for.
+    pub cycle: Option<super::cycle::CycleAnalysis>,
     /// What makes the hierarchy suspect.
     pub warnings: Vec<Warning>,
     /// The measured times set beside the model.
@@ -848,6 +853,25 @@ impl Request {
     /// The strategies of the request and its variants move the data
     /// where it is: device strategies on GPUs, the others in host memory;
     /// no pattern files of device strategies (replay sends host buffers).
+    /// A cycle needs its operations charged.
+    pub fn check_cycle(&self) -> Result<(), RequestError> {
+        let Some(c) = &self.options.cycle else {
+            return Ok(());
+        };
+        let missing: Vec<&str> = (super::cycle::Cycle::OPS.iter())
+            .filter(|&&op| !self.options.ops.has(op))
+            .map(|op| op.name())
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(RequestError::Field(format!(
+            "request.cycle {}: request.ops lacks {}, which the cycle exchanges",
+            c.name(),
+            missing.join(" and ")
+        )))
+    }
+
     fn check_strategies(&self) -> Result<(), RequestError> {
         let device = self.machine.is_on_devices();
         if self.variants.is_empty() {

@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::amg_args::AmgArgs;
 use super::args::{MachineArgs, PartitionArgs};
+use super::cycle_args::CycleArgs;
 use super::input_args::InputArgs;
 use super::{emit, Error, Progress};
 use crate::analysis::{default_ops, Options, Outputs, Request};
@@ -25,6 +26,8 @@ pub(crate) struct AnalyzeArgs {
     pub(crate) machine: MachineArgs,
     #[command(flatten)]
     pub(crate) partition: PartitionArgs,
+    #[command(flatten)]
+    pub(crate) cycle: CycleArgs,
     /// Measured times to set beside the model: RAPtor's per-level
     /// benchmark output, or amgcomm's measured JSON (see the README).
     #[arg(long, value_name = "FILE", help_heading = "Input")]
@@ -79,11 +82,12 @@ impl AnalyzeArgs {
         r.options = Options {
             model: self.model.for_strategy(strategy),
             strategy,
-            ops: self
-                .ops
-                .as_deref()
-                .map_or(default_ops(self.amg.preset), Ops::of),
+            ops: self.cycle.ops(
+                (self.ops.as_deref()).map_or(default_ops(self.amg.preset), Ops::of),
+                self.ops.is_some(),
+            ),
             keep_patterns: self.dot.is_some() || self.save_patterns.is_some(),
+            cycle: self.cycle.cycle(),
         };
         r.measured = self.measured.clone();
         r.inputs = self.machine.file();

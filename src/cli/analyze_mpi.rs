@@ -9,6 +9,7 @@ use super::{Error, Progress};
 use crate::analysis::request::{overlay_measured, read_measured};
 use crate::analysis::{distributed, Input, Request, Run, Stages};
 use crate::comm::node_aware::Strategy;
+use crate::comm::Op;
 
 pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
     let s = open()?;
@@ -102,6 +103,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
             coarse: crate::partition::CoarseRule::Files,
             layout: None,
             analysis,
+            cycle: None,
             warnings,
             measured,
             advice: None,
@@ -128,6 +130,9 @@ fn inputs(r: &Request, size: usize) -> Result<Vec<crate::amg::levels_io::LevelFi
     }
     if r.advice {
         return refuse("--advice repartitions the whole matrix");
+    }
+    if r.options.ops.has(Op::Interp) || r.options.ops.has(Op::Restrict) {
+        return refuse("--cycle and the interp and restrict operations need the whole matrices");
     }
     let (dir, input) = match &r.input {
         Input::Levels(dir) => (Some(dir.as_path()), ""),

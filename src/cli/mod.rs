@@ -11,6 +11,7 @@ mod analyze_mpi;
 mod args;
 mod calibrate;
 mod compare;
+mod cycle_args;
 mod error;
 mod hierarchy;
 mod input_args;

@@ -43,7 +43,7 @@ pub(super) fn launcher_size() -> Option<u64> {
 
 /// The library names a request's fields (`request.partition`); the
 /// command line says the flag that sets each. Longer names first.
-const FLAGS: [(&str, &str); 17] = [
+const FLAGS: [(&str, &str); 19] = [
     ("request.outputs.patterns", "--save-patterns"),
     ("request.outputs.folder", "--out"),
     ("request.outputs.json", "--json"),
@@ -60,6 +60,8 @@ const FLAGS: [(&str, &str); 17] = [
     ("request.ppn", "--ppn"),
     ("request.ranks_per_gpu", "--ranks-per-gpu"),
     ("request.strategy", "--strategy"),
+    ("request.cycle", "--cycle"),
+    ("request.ops", "--ops"),
     ("request.input", "INPUT"),
 ];
 

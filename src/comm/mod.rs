@@ -19,6 +19,12 @@
 //! - `aa` (`A_l A_l`): the pairs of spmv; for each column `j` sent, row
 //!   `j` of `A_l` packed as spgemm's rows (RAPtor's `par_matmult.cpp`:
 //!   `rows * 4 + nnz * (4 + 8)` bytes).
+//! - `interp` (`P_l e_{l+1}`): `q -> p` if `p`'s rows of `P_l` have
+//!   nonzeros in coarse columns `q` owns (the next level's partition);
+//!   `8 *` (distinct such columns) bytes.
+//! - `restrict` (`P_l^T r_l`): its mirror, `p -> q` with the same bytes:
+//!   `p` sums its rows' contributions to each coarse row `q` owns and sends
+//!   one partial sum per column (RAPtor's `communicate_T`).
 //!
 //! Extraction ([`spmv_spgemm`], [`ptap`]) runs in parallel over ranks with
 //! per-thread marker arrays; nothing is `O(P^2)`. [`summarize`] gives
@@ -31,6 +37,7 @@ pub mod node_aware;
 pub mod pattern_file;
 pub mod share;
 mod summary;
+mod transfer;
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -39,6 +46,7 @@ use crate::amg::raw::cut;
 
 pub use extract::{ptap, spmv_spgemm, spmv_spgemm_summarized, Summarized};
 pub use summary::{summarize, summarize_on, ByteFigures, ClassFigures, MessageFigures, Summary};
+pub use transfer::{interp, restrict};
 
 /// The operations whose communication is extracted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, clap::ValueEnum)]
@@ -53,20 +61,39 @@ pub enum Op {
     /// `A_l A_l`: rows of `A_l` along `A_l`'s halo (RAPtor's
     /// benchmark_matops `A Communication`).
     Aa,
+    /// `P_l e_{l+1}`: coarse values along `P_l`'s halo (RAPtor's `P*e`).
+    Interp,
+    /// `P_l^T r_l`: partial sums back to the coarse rows' owners (RAPtor's
+    /// `P.T*r`).
+    Restrict,
 }
 
 /// The operations in report order.
-pub const OPS: [Op; 4] = [Op::Spmv, Op::Spgemm, Op::Ptap, Op::Aa];
+pub const OPS: [Op; 6] = [
+    Op::Spmv,
+    Op::Spgemm,
+    Op::Ptap,
+    Op::Aa,
+    Op::Interp,
+    Op::Restrict,
+];
 
 impl Op {
-    /// `spmv`, `spgemm`, `ptap` or `aa`.
+    /// `spmv`, `spgemm`, `ptap`, `aa`, `interp` or `restrict`.
     pub fn name(self) -> &'static str {
         match self {
             Op::Spmv => "spmv",
             Op::Spgemm => "spgemm",
             Op::Ptap => "ptap",
             Op::Aa => "aa",
+            Op::Interp => "interp",
+            Op::Restrict => "restrict",
         }
+    }
+
+    /// Whether it moves a vector along `P_l` (the solve's grid transfers).
+    pub fn is_transfer(self) -> bool {
+        matches!(self, Op::Interp | Op::Restrict)
     }
 }
 
@@ -229,7 +256,7 @@ pub(crate) fn offsets(start: &mut [usize]) {
 /// input built by sending rank (ptap's), else a stable counting sort by
 /// sender (linear in messages, where a comparison sort of millions was a
 /// third of extraction at 65,536 ranks), then each sender's run sorted.
-fn by_sender<T: Copy + Default + Ord + Send>(
+pub(crate) fn by_sender<T: Copy + Default + Ord + Send>(
     raw: Vec<T>,
     ranks: usize,
     from: impl Fn(&T) -> u32,

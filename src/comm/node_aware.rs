@@ -115,9 +115,11 @@ pub struct Step {
 }
 
 /// For each receiving rank p, the (sender q, column j) pairs of the
-/// standard exchange of `a` (the columns p needs from other ranks).
-fn needed_columns(a: &Csr, part: &Partition) -> Vec<Vec<(u32, u32)>> {
-    per_receiver(a, part, |_, _: &mut (), visit| {
+/// standard exchange along `a` (the columns p needs from other ranks):
+/// `a`'s rows placed by `part`, its columns by `cols` (`part` itself for
+/// `A_l`, the next level's partition for `P_l`).
+pub(crate) fn needed_columns(a: &Csr, part: &Partition, cols: &Partition) -> Vec<Vec<(u32, u32)>> {
+    per_receiver(a, part, cols, |_, _: &mut (), visit| {
         let mut needed = Vec::new();
         visit(&mut |q, j, _| needed.push((q, j)));
         needed.sort_unstable();
@@ -135,6 +137,7 @@ type Visit<'a> = &'a mut dyn FnMut(&mut dyn FnMut(u32, u32, &[u32]));
 fn per_receiver<S: Default + Send, T: Send>(
     a: &Csr,
     part: &Partition,
+    cols: &Partition,
     per_rank: impl Fn(usize, &mut S, Visit) -> T + Sync,
 ) -> Vec<T> {
     let rows = part.rows_of_ranks();
@@ -148,7 +151,7 @@ fn per_receiver<S: Default + Send, T: Send>(
                 per_rank(r, scratch, &mut |f| {
                     for &i in &rows[r] {
                         for &j in &a.indices()[a_ptr[i as usize]..a_ptr[i as usize + 1]] {
-                            let q = part.owner[j as usize];
+                            let q = cols.owner[j as usize];
                             if q as usize != r && stamp[j as usize] != r as u32 {
                                 stamp[j as usize] = r as u32;
                                 f(q, j, stamp);
@@ -194,7 +197,40 @@ pub fn steps_of(
             }
         }
     };
-    let needed = needed_columns(a, part);
+    let needed = needed_columns(a, part, part);
+    along(op, &needed, &weight, m, strategy, false)
+}
+
+/// The steps of `strategy` for the grid transfers of `P_l` (rows placed
+/// by `part`, columns by `coarse`), 8 bytes per value: `interp` as the
+/// halo of `P_l`'s columns; `restrict` (`reversed`) as its mirror, each
+/// partial sum going back along the path its coarse value came, steps in
+/// reverse order (the scatter of interp becomes a gather that sums, as
+/// RAPtor's `communicate_T`).
+pub fn transfer_steps(
+    op: Op,
+    p: &Csr,
+    part: &Partition,
+    coarse: &Partition,
+    m: &Machine,
+    strategy: Strategy,
+) -> Vec<Step> {
+    let needed = needed_columns(p, part, coarse);
+    along(op, &needed, &|_| 8, m, strategy, op == Op::Restrict)
+}
+
+/// The steps of `strategy` for the exchange whose receivers need the
+/// (sender, column) pairs `needed`, a column weighing `weight(j)` bytes;
+/// `reversed`: every message and the order of the steps after `on-node`
+/// turned round.
+fn along(
+    op: Op,
+    needed: &[Vec<(u32, u32)>],
+    weight: &(dyn Fn(u32) -> u64 + Sync),
+    m: &Machine,
+    strategy: Strategy,
+    reversed: bool,
+) -> Vec<Step> {
     let node = |r: u32| m.node_of(r as usize) as u32;
     let local = |r: u32| m.local_of(r as usize);
     let mut on_node = Vec::new();
@@ -225,10 +261,16 @@ pub fn steps_of(
         }
         out
     };
-    let step = |name: &'static str, raw: Vec<(u32, u32, u64)>| Step {
-        name,
-        pattern: Pattern::new(op, merge(raw), m.ranks()),
-        kind: StepKind::Host,
+    let step = |name: &'static str, raw: Vec<(u32, u32, u64)>| {
+        let raw = match reversed {
+            true => raw.into_iter().map(|(f, t, b)| (t, f, b)).collect(),
+            false => raw,
+        };
+        Step {
+            name,
+            pattern: Pattern::new(op, merge(raw), m.ranks()),
+            kind: StepKind::Host,
+        }
     };
     if strategy == Strategy::Standard {
         return vec![step("standard", standard)];
@@ -236,7 +278,7 @@ pub fn steps_of(
     if strategy.is_device() {
         // Through the host with node-aware-3: its steps between the CPU
         // ranks (the GPUs' helpers among them).
-        let node_aware = || steps_of(op, a, rows, part, m, Strategy::NodeAware3);
+        let node_aware = || along(op, needed, weight, m, Strategy::NodeAware3, reversed);
         return super::device::steps(step("standard", standard), m, strategy, node_aware);
     }
     // Values of sender q needed anywhere on node B: (q, B, j), deduplicated.
@@ -271,12 +313,22 @@ pub fn steps_of(
                 .filter(|&&(r, q, _)| receiver(node(r), node(q)) != r)
                 .map(|&(r, q, j)| (receiver(node(r), node(q)), r, weight(j)))
                 .collect();
-            vec![
-                step("on-node", on_node),
-                step("gather", gather),
-                step("inter-node", inter),
-                step("scatter", scatter),
-            ]
+            match reversed {
+                false => vec![
+                    step("on-node", on_node),
+                    step("gather", gather),
+                    step("inter-node", inter),
+                    step("scatter", scatter),
+                ],
+                // Partial sums gather on the receiving node, cross once,
+                // scatter to their owners.
+                true => vec![
+                    step("on-node", on_node),
+                    step("gather", scatter),
+                    step("inter-node", inter),
+                    step("scatter", gather),
+                ],
+            }
         }
         Strategy::NodeAware2 => {
             let counterpart = |q: u32, b_node: u32| m.rank_at(b_node as usize, local(q)) as u32;
@@ -289,11 +341,19 @@ pub fn steps_of(
                 .filter(|&&(r, q, _)| counterpart(q, node(r)) != r)
                 .map(|&(r, q, j)| (counterpart(q, node(r)), r, weight(j)))
                 .collect();
-            vec![
-                step("on-node", on_node),
-                step("inter-node", inter),
-                step("redistribute", redistribute),
-            ]
+            match reversed {
+                false => vec![
+                    step("on-node", on_node),
+                    step("inter-node", inter),
+                    step("redistribute", redistribute),
+                ],
+                // Partial sums collect at the counterpart, then cross.
+                true => vec![
+                    step("on-node", on_node),
+                    step("collect", redistribute),
+                    step("inter-node", inter),
+                ],
+            }
         }
         _ => unreachable!("returned above"),
     }

@@ -304,7 +304,7 @@ mod tests {
                 (10, Op::Spgemm)
             ]
         );
-        assert_eq!(pattern_files(d.path(), &OPS).unwrap().len(), 12);
+        assert_eq!(pattern_files(d.path(), &OPS).unwrap().len(), 3 * OPS.len());
         assert!(check_ranks(d.path(), &files, 4).is_ok());
         let e = check_ranks(d.path(), &files, 3).unwrap_err().to_string();
         assert!(

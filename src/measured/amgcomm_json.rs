@@ -68,6 +68,12 @@ pub struct MeasuredLevel {
     /// `A_l A_l` (rows of `A_l` along its halo).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aa: Option<MeasuredOp>,
+    /// `P_l e_{l+1}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interp: Option<MeasuredOp>,
+    /// `P_l^T r_l`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restrict: Option<MeasuredOp>,
 }
 
 impl MeasuredLevel {
@@ -78,6 +84,8 @@ impl MeasuredLevel {
             Op::Spgemm => &mut self.spgemm,
             Op::Ptap => &mut self.ptap,
             Op::Aa => &mut self.aa,
+            Op::Interp => &mut self.interp,
+            Op::Restrict => &mut self.restrict,
         }
     }
 }
@@ -105,6 +113,8 @@ pub(super) fn parse_json(text: &str) -> Result<Measured, MeasuredError> {
             (Op::Spgemm, l.spgemm),
             (Op::Ptap, l.ptap),
             (Op::Aa, l.aa),
+            (Op::Interp, l.interp),
+            (Op::Restrict, l.restrict),
         ] {
             if let Some(m) = m {
                 check_seconds(None, m.seconds)?;
@@ -139,6 +149,8 @@ impl MeasuredFile {
                     spgemm: None,
                     ptap: None,
                     aa: None,
+                    interp: None,
+                    restrict: None,
                 });
             }
             let slot = levels.last_mut().expect("pushed").op_mut(r.op);

@@ -7,11 +7,12 @@
 //!   `Num Active Processes`, `Comm Time`, ...). A batch system's prologue
 //!   before the first `Level` and an epilogue after the last complete
 //!   block are skipped; a block cut short (a killed run) ends the file.
-//!   `A*x` is spmv, `A*P` spgemm. RAPtor's `benchmark_matops` output
-//!   (June 2018) is read the same way: `A Vector Communication` is spmv,
-//!   `A Communication:` aa, and their `TAP` blocks the same operations
-//!   under `node-aware-3` ([`Measured::others`]); its `S` and `P` blocks
-//!   are not read.
+//!   `A*x` is spmv, `A*P` spgemm, `P*e` interp, `P.T*r` restrict.
+//!   RAPtor's `benchmark_matops` output (June 2018) is read the same way:
+//!   `A Vector Communication` is spmv, `A Communication:` aa, `P Vector
+//!   Communication` interp, and their `TAP` blocks the same operations
+//!   under `node-aware-3` ([`Measured::others`]); its `S` blocks and `P`'s
+//!   matrix blocks are not read.
 //! - amgcomm's measured JSON ([`MeasuredFile`], schema version 1, written
 //!   by `amgcomm replay`): run metadata and, per level and operation,
 //!   `seconds` (the maximum over ranks of one exchange, the median over

@@ -1,9 +1,12 @@
 //! RAPtor's per-level benchmark output, as printed for the EuroMPI'18
 //! study (the reader of `--measured` for it): blocks `Level N`, then
-//! `A*P:` and `A*x` (the elasticity runs) or benchmark_matops's `A
-//! Communication:`, `A TAP Communication:`, `A Vector Communication` and
-//! `A Vector TAP Communication` (and the `S` and `P` blocks, not read),
-//! each followed by `Key: value` or `Key = value` lines.
+//! `A*P:`, `A*x`, `P*e` and `P.T*r` (the elasticity runs; the grid
+//! transfers in the format the authors' `plot_model.py` reads) or
+//! benchmark_matops's `A Communication:`, `A TAP Communication:`, `A
+//! Vector Communication`, `A Vector TAP Communication` and `P Vector
+//! Communication` (`Pl->comm->communicate(x_{l+1})`: interp's exchange)
+//! with its `TAP` twin (the `S` blocks and `P`'s matrix blocks are not
+//! read), each followed by `Key: value` or `Key = value` lines.
 
 use std::collections::BTreeMap;
 
@@ -47,17 +50,16 @@ fn header(line: &str) -> Option<Option<(Op, bool)>> {
         "A TAP Communication" => Some((Op::Aa, true)),
         "A Vector Communication" => Some((Op::Spmv, false)),
         "A Vector TAP Communication" => Some((Op::Spmv, true)),
+        "P*e" | "P Vector Communication" => Some((Op::Interp, false)),
+        "P Vector TAP Communication" => Some((Op::Interp, true)),
+        "P.T*r" => Some((Op::Restrict, false)),
         "S Communication"
         | "P Communication"
         | "S TAP Communication"
         | "P TAP Communication"
         | "S Vector Communication"
-        | "P Vector Communication"
         | "S Vector TAP Communication"
-        | "P Vector TAP Communication"
-        | "P.T*AP"
-        | "P*e"
-        | "P.T*r" => None,
+        | "P.T*AP" => None,
         _ => return None,
     })
 }
@@ -164,12 +166,14 @@ pub(super) fn parse_raptor(text: &str) -> Result<Measured, MeasuredError> {
     })
 }
 
-/// One `A*P:` or `A*x` block as RAPtor prints it: what [`write`] writes.
+/// One `A*P:`, `A*x`, `P*e` or `P.T*r` block as RAPtor prints it: what
+/// [`write`] writes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Printed {
     /// Its `Level N`.
     pub level: usize,
-    /// `Spgemm` for `A*P:`, `Spmv` for `A*x`.
+    /// `Spgemm` for `A*P:`, `Spmv` for `A*x`, `Interp` for `P*e`,
+    /// `Restrict` for `P.T*r`.
     pub op: Op,
     /// `Max Num Msgs`.
     pub max_msgs: u64,
@@ -203,6 +207,8 @@ pub fn write(blocks: &[Printed], tail: &str) -> String {
         }
         s += match b.op {
             Op::Spgemm => "A*P:\n",
+            Op::Interp => "P*e\n",
+            Op::Restrict => "P.T*r\n",
             _ => "A*x\n",
         };
         let _ = writeln!(s, "Max Num Msgs: {}", b.max_msgs);
@@ -242,6 +248,8 @@ mod tests {
                 "S Vector Communication",
                 "P Vector Communication",
                 "A Vector TAP Communication",
+                "S Vector TAP Communication",
+                "P Vector TAP Communication",
             ]
             .iter()
             .enumerate()
@@ -273,11 +281,19 @@ mod tests {
         );
         let x = m.get(0, Op::Spmv).unwrap();
         assert_eq!((x.seconds, x.bytes), (7e-5, Some(7000)));
-        // S and P blocks are not read; the TAP blocks are node-aware-3's.
-        assert_eq!(m.levels[&0].len(), 2);
+        // P's vector block is interp's exchange; the S blocks and P's
+        // matrix blocks are not read; the TAP blocks are node-aware-3's.
+        let e = m.get(1, Op::Interp).unwrap();
+        assert_eq!(
+            (e.seconds, e.max_msgs, e.bytes),
+            (9e-5, Some(3), Some(9000))
+        );
+        assert_eq!(m.levels[&0].len(), 3);
         let tap = m.under("node-aware-3").unwrap();
         assert_eq!(tap[&0][&Op::Aa].seconds, 4e-5);
         assert_eq!(tap[&0][&Op::Spmv].seconds, 1e-4);
+        assert_eq!(tap[&0][&Op::Interp].seconds, 1.2e-4);
+        assert_eq!(tap[&0].len(), 3);
         assert_eq!(tap[&0][&Op::Aa].max_msgs, None);
         assert!(m.under("node-aware-2").is_none());
         assert_eq!(m.under("standard"), Some(&m.levels));
@@ -312,5 +328,43 @@ mod tests {
         let m = parse_raptor(&write(&blocks, "")).unwrap();
         assert_eq!(m.get(0, Op::Spmv).unwrap().max_msgs, Some(19));
         assert!(m.others.is_empty() && m.get(0, Op::Aa).is_none());
+    }
+
+    #[test]
+    fn the_grid_transfer_blocks_read_as_interp_and_restrict() {
+        let block = |op, max_msgs, comm_time: &str| Printed {
+            level: 2,
+            op,
+            max_msgs,
+            total_bytes: 1000 * max_msgs,
+            active_processes: 128,
+            comm_time: comm_time.into(),
+        };
+        let blocks = [
+            block(Op::Spmv, 9, "2.0e-04"),
+            block(Op::Interp, 7, "3.5e-05"),
+            block(Op::Restrict, 8, "4.5e-05"),
+        ];
+        let text = write(&blocks, "");
+        assert!(text.contains("\nP*e\n") && text.contains("\nP.T*r\n"));
+        let m = parse_raptor(&text).unwrap();
+        let e = m.get(2, Op::Interp).unwrap();
+        assert_eq!(
+            (e.seconds, e.max_msgs, e.bytes),
+            (3.5e-5, Some(7), Some(7000))
+        );
+        let r = m.get(2, Op::Restrict).unwrap();
+        assert_eq!((r.seconds, r.max_msgs), (4.5e-5, Some(8)));
+        // A block ends at its Comm Time (RAPtor prints one): later lines
+        // before the next header are not read.
+        let twice = text.replacen("Comm Time: 3.5e-05", "Comm Time: 3.5e-05\nComm Time: 9", 1);
+        assert_eq!(
+            parse_raptor(&twice)
+                .unwrap()
+                .get(2, Op::Interp)
+                .unwrap()
+                .seconds,
+            3.5e-5
+        );
     }
 }

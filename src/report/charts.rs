@@ -15,7 +15,7 @@ use super::json::Report;
 use super::{Drawn, ReportError};
 use crate::comm::Op;
 
-const TERM_COLORS: [RGBColor; 6] = [
+pub(crate) const TERM_COLORS: [RGBColor; 6] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -26,14 +26,14 @@ const TERM_COLORS: [RGBColor; 6] = [
 
 /// "beam_tet_2k: <what>, bluewaters 16 x 16": the matrix's base name keeps
 /// the title on one line.
-fn title(r: &Report, what: &str) -> String {
+pub(crate) fn title(r: &Report, what: &str) -> String {
     let m = r.machine.machine;
     let name = super::base_name(&r.matrix.name);
     format!("{name}: {what}, {} {} x {}", m.name, m.nodes, m.ppn)
 }
 
 /// Axis labels for seconds: 10 ns, 1 us, 100 us, 1 ms.
-fn axis_seconds(t: f64) -> String {
+pub(crate) fn axis_seconds(t: f64) -> String {
     let (v, unit) = if t < 1e-6 {
         (t * 1e9, "ns")
     } else if t < 1e-3 {
@@ -99,8 +99,8 @@ pub fn breakdown(path: &Path, r: &Report, op: Op) -> Result<(), ReportError> {
 }
 
 /// The breakdown charts: two panels.
-const TALL: (u32, u32) = (900, 720);
-const MEASURED: RGBColor = RGBColor(214, 39, 40);
+pub(crate) const TALL: (u32, u32) = (900, 720);
+pub(crate) const MEASURED: RGBColor = RGBColor(214, 39, 40);
 
 fn draw_breakdown<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
@@ -242,7 +242,7 @@ where
 
 /// A legend entry's mark.
 #[derive(Clone, Copy)]
-enum Key {
+pub(crate) enum Key {
     Dot,
     Diamond,
     Box,
@@ -250,7 +250,10 @@ enum Key {
 
 /// A legend in the right margin of `area`, outside the plot, one entry a
 /// line: however many entries, nothing is covered.
-fn key<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, keys: &[(&str, RGBColor, Key)]) -> Drawn
+pub(crate) fn key<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    keys: &[(&str, RGBColor, Key)],
+) -> Drawn
 where
     DB::ErrorType: 'static,
 {

@@ -39,6 +39,9 @@ pub struct Report<'a> {
     pub levels: &'a [LevelAnalysis],
     /// Each operation's cost summed over the levels, term by term.
     pub totals: Totals,
+    /// The solve beside the setup (`--cycle`), when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cycle: Option<&'a crate::analysis::cycle::CycleAnalysis>,
     /// What would cut the time ([`crate::analysis::advice`]), when asked
     /// for (`--advice`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -174,6 +177,7 @@ impl<'a> Report<'a> {
             totals: analysis.totals(),
             measured: None,
             advice: None,
+            cycle: None,
         }
     }
 
@@ -200,6 +204,7 @@ impl<'a> Report<'a> {
         r.advice = run.advice.clone();
         r.warnings = run.warnings.clone();
         r.measured = run.measured.clone();
+        r.cycle = run.cycle.as_ref();
         r
     }
 

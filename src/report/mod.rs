@@ -16,6 +16,7 @@
 
 pub mod charts;
 pub mod compare;
+pub mod cycle;
 pub mod hierarchy;
 pub mod json;
 pub mod measurements;
@@ -123,8 +124,8 @@ where
 pub use crate::output::is_report_file;
 
 /// Writes the report folder `dir` whole ([`crate::output::write_folder`]):
-/// `levels.csv`; the `spmv`, `spgemm`, `ptap` and `messages` charts, each as
-/// PNG and SVG; then `finish` is called (to add timings that cover the
+/// `levels.csv`; a chart per operation charged, the `messages` chart and,
+/// with a cycle, the `cycle` chart, each as PNG and SVG; then `finish` is called (to add timings that cover the
 /// charts) and `report.json` written. A folder that holds other files is
 /// refused; on failure `dir` keeps what it held.
 pub fn write_folder(
@@ -143,6 +144,9 @@ pub fn write_folder(
                 charts::breakdown(&f.path(&format!("{}.{ext}", op.name())), r, op)?;
             }
             charts::messages(&f.path(&format!("messages.{ext}")), r)?;
+            if let Some(c) = r.cycle {
+                cycle::chart(&f.path(&format!("cycle.{ext}")), r, c)?;
+            }
         }
         finish(r);
         f.text("report.json", &r.to_json())

@@ -70,12 +70,13 @@ pub fn write_text(path: &Path, text: &str) -> Result<(), ReportError> {
 }
 
 /// The terminal's account of a run: the input on the machine, the tables
-/// of every operation, the advice when asked for, where the report is,
+/// of every operation, the cycle beside the setup when asked for, the
+/// advice when asked for, where the report is,
 /// and, without advice, a last line pointing at the costliest levels.
 pub fn terminal(w: &Written, run: &Run, request: &Request) -> String {
     let (r, m) = (&w.report, &request.machine);
     format!(
-        "{} ({}) on {} nodes x {} ppn = {} ranks ({}), {}\n\n{}{}\nhierarchy and input {:.2} s, communication extracted in {:.2} s; report in {}\n{}",
+        "{} ({}) on {} nodes x {} ppn = {} ranks ({}), {}\n\n{}{}{}\nhierarchy and input {:.2} s, communication extracted in {:.2} s; report in {}\n{}",
         r.matrix.name,
         run.source,
         m.nodes,
@@ -84,6 +85,7 @@ pub fn terminal(w: &Written, run: &Run, request: &Request) -> String {
         m.name,
         m.network().describe(),
         table::table(r),
+        r.cycle.map(|c| format!("\n{}", super::cycle::table(c))).unwrap_or_default(),
         if request.advice { table::advice(r) } else { String::new() },
         run.input_seconds,
         run.analysis.seconds.extraction,
