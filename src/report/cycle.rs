@@ -194,7 +194,7 @@ where
         chart.draw_series(std::iter::once(Circle::new((x, y), 5, color.filled())))?;
         chart.draw_series(std::iter::once(Text::new(
             seconds(y),
-            (x + 0.07, y),
+            (x + 0.09, y),
             ("sans-serif", 11).into_font().color(&color),
         )))?;
     }
@@ -221,7 +221,10 @@ where
         format!("solve: {}", seconds(nf * t.cycle)),
     ];
     if let Some(b) = c.break_even {
-        sums.push(format!("even after {b} cycles"));
+        sums.push(format!(
+            "even after {b} cycle{}",
+            if b == 1 { "" } else { "s" }
+        ));
     }
     for (k, text) in sums.iter().enumerate() {
         let y = 24 + 22 * keys.len() as i32 + 8 + 20 * k as i32;
