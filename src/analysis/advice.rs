@@ -10,6 +10,7 @@
 use serde::Serialize;
 
 use super::compare::{self, Variant};
+use super::cycle::{Cycle, Seconds};
 use super::{Analysis, Options};
 use crate::amg::Hierarchy;
 use crate::comm::node_aware::Strategy;
@@ -87,14 +88,14 @@ pub struct CycleEffect {
 }
 
 impl CycleEffect {
-    fn of(c: &super::cycle::Cycle, now: &Analysis, then: &Analysis) -> Option<CycleEffect> {
-        let (a, b) = (super::cycle::of(now, c)?, super::cycle::of(then, c)?);
+    /// From the whole hierarchy's seconds now (`a`) and with `try` (`b`).
+    fn of(c: &Cycle, a: &Seconds, b: &Seconds) -> CycleEffect {
         let n = c.iterations.unwrap_or(1);
-        Some(CycleEffect {
+        CycleEffect {
             iterations: n,
-            setup: [a.total.setup, b.total.setup],
-            solve: [n as f64 * a.total.cycle, n as f64 * b.total.cycle],
-        })
+            setup: [a.setup, b.setup],
+            solve: [n as f64 * a.cycle, n as f64 * b.cycle],
+        }
     }
 
     /// Setup plus solve, now and with `try`.
@@ -202,17 +203,12 @@ fn alternatives(s: &Setup) -> Vec<(Vec<String>, Variant)> {
 /// How many times the run performs `op` on `level` (of `last + 1`
 /// levels): once without a cycle; with one, the setup's operations once
 /// and the solve's as often as its cycles exchange them
-/// ([`super::cycle`]), so that hot levels are hot in the whole run.
-fn weight(c: Option<&super::cycle::Cycle>, level: usize, last: usize, op: Op) -> f64 {
-    let Some(c) = c else { return 1.0 };
-    let cycles = c.iterations.unwrap_or(1) as f64 * c.visits(level);
-    match op {
-        Op::Spmv => {
-            let residual = u32::from(level < last);
-            cycles * f64::from(c.pre_sweeps + c.post_sweeps + residual)
-        }
-        Op::Interp | Op::Restrict => cycles,
-        Op::Spgemm | Op::Ptap | Op::Aa => 1.0,
+/// ([`super::cycle::Cycle::exchanges`]), so that hot levels are hot in
+/// the whole run.
+fn weight(c: Option<&Cycle>, level: usize, last: usize, op: Op) -> f64 {
+    match (c, op) {
+        (None, _) | (_, Op::Spgemm | Op::Ptap | Op::Aa) => 1.0,
+        (Some(c), _) => c.iterations.unwrap_or(1) as f64 * c.exchanges(level, level == last, op),
     }
 }
 
@@ -250,6 +246,10 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
             }
         })
         .collect();
+    // The cycle's totals now and under each alternative, once each.
+    let totals = |a: &Analysis| Some(super::cycle::of(a, s.options.cycle.as_ref()?)?.total);
+    let now_cycle = totals(current);
+    let run_cycles: Vec<Option<Seconds>> = runs.iter().map(|(_, a)| totals(a)).collect();
     let mut advice = Vec::new();
     for (level, op) in hot {
         let now = current.levels[level].op(op).expect("hot ops exist");
@@ -278,7 +278,10 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
                 now.summary.messages.max_recv,
                 then.summary.messages.max_recv,
             ]),
-            cycle: (s.options.cycle.as_ref()).and_then(|c| CycleEffect::of(c, current, &runs[k].1)),
+            cycle: match (&s.options.cycle, &now_cycle, &run_cycles[k]) {
+                (Some(c), Some(a), Some(b)) => Some(CycleEffect::of(c, a, b)),
+                _ => None,
+            },
         });
     }
     (advice, failed)

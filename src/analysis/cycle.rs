@@ -92,6 +92,20 @@ impl Cycle {
         }
     }
 
+    /// How many times one cycle exchanges `op` on `level` (the coarsest
+    /// or not): per visit, spmv once per sweep and, above the coarsest,
+    /// once for the residual; interp and restrict once above the
+    /// coarsest; the setup's operations never.
+    pub fn exchanges(&self, level: usize, coarsest: bool, op: Op) -> f64 {
+        let v = self.visits(level);
+        let above = f64::from(u8::from(!coarsest));
+        match op {
+            Op::Spmv => v * (f64::from(self.pre_sweeps + self.post_sweeps) + above),
+            Op::Interp | Op::Restrict => v * above,
+            Op::Spgemm | Op::Ptap | Op::Aa => 0.0,
+        }
+    }
+
     /// `V(1,1)`, `W(2,0)`, ...
     pub fn name(&self) -> String {
         let shape = match self.shape {
@@ -213,8 +227,8 @@ fn level_seconds(
     };
     if !coarsest {
         s.residual = v * spmv;
-        s.restrict = v * time(l, Op::Restrict)?;
-        s.interp = v * time(l, Op::Interp)?;
+        s.restrict = c.exchanges(l.level, coarsest, Op::Restrict) * time(l, Op::Restrict)?;
+        s.interp = c.exchanges(l.level, coarsest, Op::Interp) * time(l, Op::Interp)?;
         s.setup = time(l, Op::Spgemm).unwrap_or(0.0) + time(l, Op::Ptap).unwrap_or(0.0);
     }
     s.cycle = s.smoothing + s.residual + s.restrict + s.interp;

@@ -8,6 +8,8 @@
 
 use std::path::Path;
 
+use plotters::coord::combinators::LogCoord;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -119,7 +121,6 @@ where
     let (_, h) = root.dim_in_pixel();
     let (top, bottom) = root.split_vertically(h * 55 / 100);
     let levels = rows.len().max(1);
-    let x_range = -0.5f64..levels as f64 - 0.5;
     // Upper panel: totals (and measured times) on decades around them.
     let values = (rows.iter())
         .flat_map(|x| [Some(x.total), x.measured])
@@ -137,22 +138,7 @@ where
     } else {
         (1e-7, 1e-3)
     };
-    let mut chart = ChartBuilder::on(&top)
-        .margin(14)
-        .margin_right(190)
-        .x_label_area_size(30)
-        .y_label_area_size(80)
-        .build_cartesian_2d(x_range.clone(), (lo..hi).log_scale())?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(levels)
-        .x_label_formatter(&level_label)
-        .y_label_formatter(&|y| axis_seconds(*y))
-        .y_desc("total time (log scale)")
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 15))
-        .draw()?;
+    let mut chart = log_panel(&top, levels, (lo, hi), "total time (log scale)")?;
     let dots: Vec<(f64, f64)> = (rows.iter().enumerate())
         .filter(|(_, x)| x.total > 0.0)
         .map(|(k, x)| (k as f64, x.total))
@@ -181,7 +167,6 @@ where
     key(&top, &keys)?;
     // The hierarchy's totals under the legend: the modeled sum, and the
     // measured one when every level was measured.
-    let (w, _) = top.dim_in_pixel();
     let mut sums = vec![format!(
         "all levels: {}",
         super::seconds(rows.iter().map(|x| x.total).sum())
@@ -190,52 +175,11 @@ where
     if let Some(m) = all_measured.filter(|_| !rows.is_empty()) {
         sums.push(format!("measured: {}", super::seconds(m)));
     }
-    for (k, text) in sums.iter().enumerate() {
-        let y = 24 + 22 * keys.len() as i32 + 8 + 20 * k as i32;
-        top.draw(&Text::new(
-            text.clone(),
-            (w as i32 - 185, y),
-            ("sans-serif", 14).into_font(),
-        ))?;
-    }
+    notes(&top, keys.len(), &sums)?;
     // Lower panel: shares stacked to 100% on a linear axis.
-    let mut chart = ChartBuilder::on(&bottom)
-        .margin(14)
-        .margin_right(190)
-        .x_label_area_size(44)
-        .y_label_area_size(80)
-        .build_cartesian_2d(x_range, 0f64..100f64)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(levels)
-        .x_label_formatter(&level_label)
-        .y_labels(6)
-        .y_label_formatter(&|y| format!("{y:.0}%"))
-        .x_desc("level")
-        .y_desc("share of the modeled time")
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 15))
-        .draw()?;
     let names: Vec<&str> = r.model.columns().iter().map(|t| t.legend).collect();
-    for (k, row) in rows.iter().enumerate() {
-        let Some(shares) = shares(row) else { continue };
-        let mut below = 0.0;
-        for (term, share) in shares.iter().enumerate() {
-            let color = TERM_COLORS[term % TERM_COLORS.len()];
-            if *share > 0.0 {
-                chart.draw_series(std::iter::once(Rectangle::new(
-                    [(k as f64 - 0.35, below), (k as f64 + 0.35, below + share)],
-                    color.filled(),
-                )))?;
-            }
-            below += share;
-        }
-    }
-    let keys: Vec<(&str, RGBColor, Key)> = (names.iter().enumerate())
-        .map(|(t, n)| (*n, TERM_COLORS[t % TERM_COLORS.len()], Key::Box))
-        .collect();
-    key(&bottom, &keys)?;
+    let shares: Vec<Option<Vec<f64>>> = rows.iter().map(shares).collect();
+    shares_panel(&bottom, &shares, "share of the modeled time", &names)?;
     root.present()?;
     Ok(())
 }
@@ -279,6 +223,114 @@ where
         ))?;
     }
     Ok(())
+}
+
+/// The upper panel of a per-level chart: levels on x, seconds from `lo`
+/// to `hi` on a log axis described by `y_desc`; the right margin is left
+/// for [`key`] and [`notes`].
+pub(crate) fn log_panel<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    levels: usize,
+    (lo, hi): (f64, f64),
+    y_desc: &str,
+) -> Result<LevelChart<'a, DB, LogCoord<f64>>, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    let mut chart = ChartBuilder::on(area)
+        .margin(14)
+        .margin_right(190)
+        .x_label_area_size(30)
+        .y_label_area_size(80)
+        .build_cartesian_2d(-0.5f64..levels as f64 - 0.5, (lo..hi).log_scale())?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(levels)
+        .x_label_formatter(&level_label)
+        .y_label_formatter(&|y| axis_seconds(*y))
+        .y_desc(y_desc)
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
+        .draw()?;
+    Ok(chart)
+}
+
+/// A chart with levels on x and `Y` on y.
+pub(crate) type LevelChart<'a, DB, Y> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, Y>>;
+
+/// Lines of text under a legend of `keys` entries in `area`'s right
+/// margin (a chart's sums).
+pub(crate) fn notes<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    keys: usize,
+    lines: &[String],
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    let (w, _) = area.dim_in_pixel();
+    for (k, text) in lines.iter().enumerate() {
+        let y = 24 + 22 * keys as i32 + 8 + 20 * k as i32;
+        area.draw(&Text::new(
+            text.clone(),
+            (w as i32 - 185, y),
+            ("sans-serif", 14).into_font(),
+        ))?;
+    }
+    Ok(())
+}
+
+/// The lower panel of a per-level chart: per level (one entry of
+/// `shares`, none for a level that costs nothing), its parts' shares in
+/// percent stacked to 100% on a linear axis, part `i` coloured
+/// `TERM_COLORS[i]` and named `names[i]` in the key.
+pub(crate) fn shares_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    shares: &[Option<Vec<f64>>],
+    y_desc: &str,
+    names: &[&str],
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    let levels = shares.len().max(1);
+    let mut chart = ChartBuilder::on(area)
+        .margin(14)
+        .margin_right(190)
+        .x_label_area_size(44)
+        .y_label_area_size(80)
+        .build_cartesian_2d(-0.5f64..levels as f64 - 0.5, 0f64..100f64)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(levels)
+        .x_label_formatter(&level_label)
+        .y_labels(6)
+        .y_label_formatter(&|y| format!("{y:.0}%"))
+        .x_desc("level")
+        .y_desc(y_desc)
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
+        .draw()?;
+    let color = |i: usize| TERM_COLORS[i % TERM_COLORS.len()];
+    for (k, level) in shares.iter().enumerate() {
+        let Some(level) = level else { continue };
+        let mut below = 0.0;
+        for (i, share) in level.iter().enumerate() {
+            if *share > 0.0 {
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(k as f64 - 0.35, below), (k as f64 + 0.35, below + share)],
+                    color(i).filled(),
+                )))?;
+            }
+            below += share;
+        }
+    }
+    let keys: Vec<(&str, RGBColor, Key)> = (names.iter().enumerate())
+        .map(|(i, n)| (*n, color(i), Key::Box))
+        .collect();
+    key(area, &keys)
 }
 
 /// Integer levels on the x axis, nothing between them.

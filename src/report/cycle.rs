@@ -6,7 +6,7 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::charts::{axis_seconds, key, level_label, title, Key, MEASURED, TALL, TERM_COLORS};
+use super::charts::{key, log_panel, notes, shares_panel, title, Key, MEASURED, TALL};
 use super::json::Report;
 use super::{seconds, Drawn, ReportError};
 use crate::analysis::cycle::{CycleAnalysis, Phase, Seconds};
@@ -151,7 +151,6 @@ where
     let (_, h) = root.dim_in_pixel();
     let (top, bottom) = root.split_vertically(h * 55 / 100);
     let levels = c.levels.len().max(1);
-    let x_range = -0.5f64..levels as f64 - 0.5;
     let nf = n as f64;
     // (x offset, colour, value, measured) per level and phase.
     let dots: Vec<(f64, RGBColor, f64, Option<f64>)> = (c.levels.iter().enumerate())
@@ -174,22 +173,7 @@ where
             .flat_map(|d| [Some(d.2 / 2.0), Some(d.2 * 1.8), d.3])
             .flatten(),
     );
-    let mut chart = ChartBuilder::on(&top)
-        .margin(14)
-        .margin_right(190)
-        .x_label_area_size(30)
-        .y_label_area_size(80)
-        .build_cartesian_2d(x_range.clone(), (lo..hi).log_scale())?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(levels)
-        .x_label_formatter(&level_label)
-        .y_label_formatter(&|y| axis_seconds(*y))
-        .y_desc("communication (log scale)")
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 15))
-        .draw()?;
+    let mut chart = log_panel(&top, levels, (lo, hi), "communication (log scale)")?;
     for &(x, color, y, _) in &dots {
         chart.draw_series(std::iter::once(Circle::new((x, y), 5, color.filled())))?;
         chart.draw_series(std::iter::once(Text::new(
@@ -214,7 +198,6 @@ where
         keys.push(("measured", MEASURED, Key::Diamond));
     }
     key(&top, &keys)?;
-    let (w, _) = top.dim_in_pixel();
     let t = &c.total;
     let mut sums = vec![
         format!("setup: {}", seconds(t.setup)),
@@ -226,55 +209,16 @@ where
             if b == 1 { "" } else { "s" }
         ));
     }
-    for (k, text) in sums.iter().enumerate() {
-        let y = 24 + 22 * keys.len() as i32 + 8 + 20 * k as i32;
-        top.draw(&Text::new(
-            text.clone(),
-            (w as i32 - 185, y),
-            ("sans-serif", 14).into_font(),
-        ))?;
-    }
+    notes(&top, keys.len(), &sums)?;
     // Lower panel: each part's share of the level's setup plus solve.
-    let mut chart = ChartBuilder::on(&bottom)
-        .margin(14)
-        .margin_right(190)
-        .x_label_area_size(44)
-        .y_label_area_size(80)
-        .build_cartesian_2d(x_range, 0f64..100f64)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(levels)
-        .x_label_formatter(&level_label)
-        .y_labels(6)
-        .y_label_formatter(&|y| format!("{y:.0}%"))
-        .x_desc("level")
-        .y_desc("share of setup + solve")
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 15))
-        .draw()?;
-    for (k, l) in c.levels.iter().enumerate() {
-        let p = parts(&l.modeled, nf);
-        let sum: f64 = p.iter().sum();
-        if sum <= 0.0 {
-            continue;
-        }
-        let mut below = 0.0;
-        for (i, v) in p.iter().enumerate() {
-            let share = 100.0 * v / sum;
-            if share > 0.0 {
-                chart.draw_series(std::iter::once(Rectangle::new(
-                    [(k as f64 - 0.35, below), (k as f64 + 0.35, below + share)],
-                    TERM_COLORS[i % TERM_COLORS.len()].filled(),
-                )))?;
-            }
-            below += share;
-        }
-    }
-    let keys: Vec<(&str, RGBColor, Key)> = (PARTS.iter().enumerate())
-        .map(|(i, name)| (*name, TERM_COLORS[i % TERM_COLORS.len()], Key::Box))
+    let shares: Vec<Option<Vec<f64>>> = (c.levels.iter())
+        .map(|l| {
+            let p = parts(&l.modeled, nf);
+            let sum: f64 = p.iter().sum();
+            (sum > 0.0).then(|| p.iter().map(|v| 100.0 * v / sum).collect())
+        })
         .collect();
-    key(&bottom, &keys)?;
+    shares_panel(&bottom, &shares, "share of setup + solve", &PARTS)?;
     root.present()?;
     Ok(())
 }
