@@ -652,6 +652,8 @@ fn summaries_summed_while_building_match_summarize() {
                 machine: &m,
                 places: &places,
                 copies: None,
+                local_nonzeros: None,
+                device: false,
             };
             amgcomm::model::cost(&x, &model)
         };

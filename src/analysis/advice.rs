@@ -65,6 +65,11 @@ pub struct Advice {
     /// the choice (on the benchmark_matops logs the measured winner
     /// differs from the modeled one mostly at such levels).
     pub close: bool,
+    /// The factor within which the choice is a close call: [`CLOSE`], or
+    /// the model's demonstrated error on the measurements its work terms
+    /// were fitted to, when larger (`aa`'s row work:
+    /// `params.row_work.error`; device strategies: `gpus.work.error`).
+    pub within: f64,
     /// The most messages a rank receives now and with `try`, when the
     /// queue search dominates (the count it grows with).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -273,7 +278,8 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
             try_args: args.clone(),
             predicted_total: then.cost.total,
             factor: total / then.cost.total,
-            close: total / then.cost.total < CLOSE,
+            close: total / then.cost.total < within(s.machine, op, s.options.strategy),
+            within: within(s.machine, op, s.options.strategy),
             max_recv: (dominant.column == "queue_search").then_some([
                 now.summary.messages.max_recv,
                 then.summary.messages.max_recv,
@@ -285,6 +291,19 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
         });
     }
     (advice, failed)
+}
+
+/// The close-call factor of `op` under `strategy` on `m` (see
+/// [`Advice::within`]).
+fn within(m: &crate::machine::Machine, op: Op, strategy: crate::comm::node_aware::Strategy) -> f64 {
+    let mut f = CLOSE;
+    if op == Op::Aa {
+        f = f.max(m.params.row_work.error);
+    }
+    if let (true, Some(g)) = (strategy.is_device(), &m.gpus) {
+        f = f.max(g.work.error);
+    }
+    f
 }
 
 #[cfg(test)]

@@ -346,17 +346,31 @@ pub fn analyze(
         let (level, part) = (&h.levels[l], &layout.levels[l]);
         // Each operation's exchange: one pattern with its summary, or a
         // strategy's steps.
-        let mut exchanges: Vec<(Op, Exchanged)> = Vec::new();
+        let mut exchanges: Vec<Charging> = Vec::new();
         let p = level.p.as_ref().filter(|_| o.ops.has(Op::Spgemm));
+        // The nonzeros of a matrix of rows per rank (the rowcopy term's).
+        let local = |rows: Option<&crate::matrix::Csr>| {
+            rows.map(|r| {
+                let ptr = r.indptr();
+                let ptr = ptr.raw_storage();
+                (part.rows_of_ranks().iter())
+                    .map(|mine| {
+                        (mine.iter())
+                            .map(|&i| (ptr[i as usize + 1] - ptr[i as usize]) as u64)
+                            .sum()
+                    })
+                    .collect::<Vec<u64>>()
+            })
+        };
         let mut halo = |op: Op, rows: Option<&crate::matrix::Csr>, spmv: bool| {
             if o.strategy == Strategy::Standard {
-                let (x, rows) = comm::spmv_spgemm_summarized(&level.a, rows, part, m);
+                let (x, moved) = comm::spmv_spgemm_summarized(&level.a, rows, part, m);
                 if spmv {
-                    exchanges.push((Op::Spmv, Exchanged::One(x)));
+                    exchanges.push((Op::Spmv, Exchanged::One(x), None));
                 }
-                if let Some((mut pat, summary)) = rows {
+                if let Some((mut pat, summary)) = moved {
                     pat.op = op;
-                    exchanges.push((op, Exchanged::One((pat, summary))));
+                    exchanges.push((op, Exchanged::One((pat, summary)), local(rows)));
                 }
             } else {
                 let steps =
@@ -365,10 +379,15 @@ pub fn analyze(
                     exchanges.push((
                         Op::Spmv,
                         Exchanged::steps(Op::Spmv, steps(Op::Spmv, None), m, sites),
+                        None,
                     ));
                 }
                 if let Some(rows) = rows {
-                    exchanges.push((op, Exchanged::steps(op, steps(op, Some(rows)), m, sites)));
+                    exchanges.push((
+                        op,
+                        Exchanged::steps(op, steps(op, Some(rows)), m, sites),
+                        local(Some(rows)),
+                    ));
                 }
             }
         };
@@ -386,10 +405,10 @@ pub fn analyze(
                     s => s,
                 };
                 let steps = comm::device::steps_of_standard(pat, m, strategy);
-                exchanges.push((Op::Ptap, Exchanged::steps(Op::Ptap, steps, m, sites)));
+                exchanges.push((Op::Ptap, Exchanged::steps(Op::Ptap, steps, m, sites), None));
             } else {
                 let summary = comm::summarize_on(&pat, places);
-                exchanges.push((Op::Ptap, Exchanged::One((pat, summary))));
+                exchanges.push((Op::Ptap, Exchanged::One((pat, summary)), None));
             }
         }
         if let Some(p) = &level.p {
@@ -410,7 +429,7 @@ fn transfers(
     m: &Machine,
     o: &Options,
     sites: &Sites,
-    exchanges: &mut Vec<(Op, Exchanged)>,
+    exchanges: &mut Vec<Charging>,
 ) {
     let asked = [Op::Interp, Op::Restrict].map(|op| o.ops.has(op));
     if asked == [false, false] {
@@ -424,7 +443,7 @@ fn transfers(
             .flatten()
         {
             let summary = comm::summarize_on(&pat, &sites.places);
-            exchanges.push((pat.op, Exchanged::One((pat, summary))));
+            exchanges.push((pat.op, Exchanged::One((pat, summary)), None));
         }
     } else {
         for (op, _) in [Op::Interp, Op::Restrict]
@@ -433,7 +452,7 @@ fn transfers(
             .filter(|x| x.1)
         {
             let steps = node_aware::transfer_steps(op, p, part, coarse, m, o.strategy);
-            exchanges.push((op, Exchanged::steps(op, steps, m, sites)));
+            exchanges.push((op, Exchanged::steps(op, steps, m, sites), None));
         }
     }
 }
@@ -445,7 +464,7 @@ fn charge_levels(
     count: usize,
     m: &Machine,
     o: &Options,
-    mut extract: impl FnMut(usize, &Sites) -> ((usize, usize, usize), Vec<(Op, Exchanged)>),
+    mut extract: impl FnMut(usize, &Sites) -> ((usize, usize, usize), Vec<Charging>),
 ) -> Result<Analysis, AnalysisError> {
     let sites = Sites::of(m);
     let mut seconds = StageSeconds::default();
@@ -519,7 +538,7 @@ pub fn analyze_extracted(
             let pat = pat?;
             debug_assert!(pat.messages.is_sorted_by_key(|m| (m.from, m.to)));
             let summary = comm::summarize_on(&pat, &sites.places);
-            Some((op, Exchanged::One((pat, summary))))
+            Some((op, Exchanged::One((pat, summary)), None))
         })
         .collect();
         ((e.rows, e.nnz, e.active_processes), exchanges)
@@ -530,14 +549,14 @@ pub fn analyze_extracted(
 /// error naming the term.
 fn charge_level(
     l: usize,
-    exchanges: Vec<(Op, Exchanged)>,
+    exchanges: Vec<Charging>,
     m: &Machine,
     sites: &Sites,
     o: &Options,
 ) -> Result<Vec<OpAnalysis>, AnalysisError> {
     let mut ops = Vec::with_capacity(exchanges.len());
-    for (op, exchanged) in exchanges {
-        let charged = exchanged.charge(op, m, sites, o);
+    for (op, exchanged, local) in exchanges {
+        let charged = exchanged.charge(op, m, sites, o, local.as_deref());
         let cost = &charged.cost;
         if !cost.total.is_finite() {
             // The term to blame, or the sum when finite terms overflow.
@@ -553,6 +572,10 @@ fn charge_level(
     }
     Ok(ops)
 }
+
+/// An operation, its messages, and for an exchange of rows the nonzeros
+/// of the exchanged matrix per rank.
+type Charging = (Op, Exchanged, Option<Vec<u64>>);
 
 /// An operation's messages before charging.
 enum Exchanged {
@@ -627,9 +650,18 @@ impl Exchanged {
         Exchanged::Steps(steps, summary)
     }
 
-    fn charge(self, op: Op, m: &Machine, sites: &Sites, o: &Options) -> OpAnalysis {
+    /// Charges the exchange; `local`: the nonzeros of the exchanged
+    /// matrix per rank, for an exchange of rows (given to the first step).
+    fn charge(
+        self,
+        op: Op,
+        m: &Machine,
+        sites: &Sites,
+        o: &Options,
+        local: Option<&[u64]>,
+    ) -> OpAnalysis {
         let places = &sites.places;
-        let model = o.model.for_strategy(o.strategy);
+        let model = o.model.for_run(o.strategy, o.ops).for_op(op);
         match self {
             Exchanged::One((pattern, summary)) => OpAnalysis {
                 op,
@@ -640,6 +672,8 @@ impl Exchanged {
                         machine: m,
                         places,
                         copies: None,
+                        local_nonzeros: local,
+                        device: false,
                     },
                     &model,
                 ),
@@ -662,7 +696,9 @@ impl Exchanged {
                 let mut patterns = Vec::new();
                 let steps = steps
                     .into_iter()
-                    .map(|(step, summary)| {
+                    .enumerate()
+                    .map(|(k, (step, summary))| {
+                        let local = local.filter(|_| k == 0);
                         let (sm, sp) = sites.of_kind(step.kind, m);
                         let x = match step.kind {
                             StepKind::Copy(way) => Exchange {
@@ -671,6 +707,8 @@ impl Exchanged {
                                 machine: m,
                                 places,
                                 copies: Some((way, &step.pattern)),
+                                local_nonzeros: local,
+                                device: false,
                             },
                             _ => Exchange {
                                 pattern: &step.pattern,
@@ -678,6 +716,8 @@ impl Exchanged {
                                 machine: sm,
                                 places: sp,
                                 copies: None,
+                                local_nonzeros: local,
+                                device: step.kind == StepKind::Device,
                             },
                         };
                         let c = model::cost(&x, &model);
@@ -794,7 +834,7 @@ mod tests {
             strategy,
             ..Options::default()
         };
-        Exchanged::steps(Op::Spmv, steps, m, &sites).charge(Op::Spmv, m, &sites, &o)
+        Exchanged::steps(Op::Spmv, steps, m, &sites).charge(Op::Spmv, m, &sites, &o, None)
     }
 
     /// Rows `block` per GPU; row i of GPU g couples to `cols(g, i)`.
@@ -841,6 +881,7 @@ mod tests {
                 alpha: 2e-5,
                 rate: 5e9,
             },
+            work: Default::default(),
         });
         let m = m.on_devices(2).unwrap();
         // GPU 0 needs 1 value of GPU 1 (same node, other socket) and 100
@@ -882,13 +923,15 @@ mod tests {
         let names: Vec<&str> = staged.steps.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["to-host", "host", "to-device"]);
         assert_eq!(staged.steps[0].copy.as_ref().unwrap().max_gpu_bytes, 16008);
-        // Split: GPU 1's 16000 inter-node bytes in two runs of 8000 from
-        // ranks 2 and 3 (node 0 then has two network senders); GPU 2's
-        // 800 B in two of 400 from ranks 4 and 5. The copies as staged.
+        // Split: GPU a -> b from a's serving rank b mod 2 to b's serving
+        // rank a mod 2: GPU 1 -> 0 (8 B) from rank 2 to rank 1 on node 0,
+        // GPU 1 -> 3 (16000 B) from rank 3 to 7, GPU 2 -> 0 (800 B) from
+        // rank 4 to 0, in one step. The copies as staged.
         let split = device_charge(&a, &gpu, &m, Strategy::Split, "nodeaware");
-        let on_node = t(&host, node, 8, 1);
-        let inter = t(&host, net, 8000, 2).max(t(&host, net, 400, 2));
-        let want = copies + on_node + inter;
+        let want = copies
+            + t(&host, node, 8, 1)
+                .max(t(&host, net, 16000, 1))
+                .max(t(&host, net, 800, 1));
         assert!(
             (split.cost.total - want).abs() < 1e-15,
             "{} {want}",
@@ -926,7 +969,7 @@ mod tests {
                 .map(|s| {
                     (
                         s,
-                        device_charge(a, gpu, m, s, "nodeaware+queue+contention")
+                        device_charge(a, gpu, m, s, "nodeaware+queue+contention+bare")
                             .cost
                             .total,
                     )

@@ -843,10 +843,10 @@ fn names(strategies: &[Strategy]) -> String {
 
 impl Request {
     /// The same request under `strategy`, its model charging what the
-    /// strategy moves ([`crate::model::Model::for_strategy`]).
+    /// strategy moves ([`crate::model::Model::for_run`]).
     pub fn with_strategy(mut self, strategy: Strategy) -> Request {
         self.options.strategy = strategy;
-        self.options.model = self.options.model.for_strategy(strategy);
+        self.options.model = self.options.model.for_run(strategy, self.options.ops);
         self
     }
 

@@ -79,13 +79,14 @@ impl AnalyzeArgs {
         r.preset = self.amg.preset;
         r.amg = self.amg.options()?;
         self.partition.apply(&mut r);
+        let ops = self.cycle.ops(
+            (self.ops.as_deref()).map_or(default_ops(self.amg.preset), Ops::of),
+            self.ops.is_some(),
+        );
         r.options = Options {
-            model: self.model.for_strategy(strategy),
+            model: self.model.for_run(strategy, ops),
             strategy,
-            ops: self.cycle.ops(
-                (self.ops.as_deref()).map_or(default_ops(self.amg.preset), Ops::of),
-                self.ops.is_some(),
-            ),
+            ops,
             keep_patterns: self.dot.is_some() || self.save_patterns.is_some(),
             cycle: self.cycle.cycle(),
         };

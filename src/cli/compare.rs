@@ -54,10 +54,10 @@ pub(crate) fn run(args: &CompareArgs) -> Result<(), Error> {
     // Device strategies put the data on the GPUs (their copies charged).
     let device = variants.iter().map(|v| v.strategy).find(|s| s.is_device());
     let (m, strategy) = args.machine.place(args.machine.resolve()?, device)?;
-    let model = args.model.for_strategy(strategy);
     let mut r = Request::new(input, m);
     r.preset = args.amg.preset;
     r.amg = args.amg.options()?;
+    let model = args.model.for_run(strategy, r.options.ops);
     r.options.model = model.clone();
     r.methods.objective = args.metis_objective;
     r.outputs.folder = Some(args.out.clone());

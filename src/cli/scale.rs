@@ -73,11 +73,11 @@ impl ScaleArgs {
         base.preset = self.amg.preset;
         base.amg = self.amg.options()?;
         self.partition.apply(&mut base);
-        base.options.model = self.model.for_strategy(first);
         base.options.ops = self
             .ops
             .as_deref()
             .map_or(default_ops(self.amg.preset), Ops::of);
+        base.options.model = self.model.for_run(first, base.options.ops);
         base.inputs = self.machine.file();
         let folder = self.out.clone().unwrap_or_else(|| {
             let name = base

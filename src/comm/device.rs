@@ -16,7 +16,12 @@
 //!   owners.
 //!
 //! A copy step's messages are `(r, r, bytes)`: rank `r` copies `bytes`
-//! between its GPU and the host.
+//! between its GPU and the host; their `runs` count the kernels rank `r`
+//! launches with the copy (BenchPress `spmv/mpi_sparse_mat.cu`: a pack
+//! kernel before every copy to the host; an unpack kernel after a copy
+//! to the device where the values arrive through helper ranks, in
+//! `staged-node-aware` and `split`; none where they land in place, in
+//! `staged`).
 
 use super::node_aware::{Step, StepKind, Strategy};
 use super::{Message, Pattern};
@@ -32,7 +37,7 @@ pub(crate) fn steps(
     node_aware: impl FnOnce() -> Vec<Step>,
 ) -> Vec<Step> {
     let op = standard.pattern.op;
-    let copies = |name, way, per_rank: Vec<(u32, u64)>| Step {
+    let copies = |name, way, kernels: u32, per_rank: Vec<(u32, u64)>| Step {
         name,
         pattern: Pattern {
             op,
@@ -42,7 +47,7 @@ pub(crate) fn steps(
                     from: r,
                     to: r,
                     bytes,
-                    runs: 1,
+                    runs: kernels,
                 })
                 .collect(),
         },
@@ -58,7 +63,7 @@ pub(crate) fn steps(
         }],
         Strategy::Staged | Strategy::StagedNodeAware => {
             let (to_host, to_device) = (sent(&standard.pattern), received(&standard.pattern));
-            let mut out = vec![copies("to-host", Copy::ToHost, to_host)];
+            let mut out = vec![copies("to-host", Copy::ToHost, 1, to_host)];
             match strategy {
                 Strategy::Staged => out.push(Step {
                     name: "host",
@@ -66,7 +71,8 @@ pub(crate) fn steps(
                 }),
                 _ => out.extend(node_aware()),
             }
-            out.push(copies("to-device", Copy::ToDevice, to_device));
+            let unpack = u32::from(strategy == Strategy::StagedNodeAware);
+            out.push(copies("to-device", Copy::ToDevice, unpack, to_device));
             out
         }
         Strategy::Split => {
@@ -81,7 +87,7 @@ pub(crate) fn steps(
             };
             let (to_host, to_device) = (both(&sent), both(&received));
             vec![
-                copies("to-host", Copy::ToHost, to_host),
+                copies("to-host", Copy::ToHost, 1, to_host),
                 Step {
                     name: "on-node",
                     pattern: on_node,
@@ -92,7 +98,7 @@ pub(crate) fn steps(
                     pattern: inter,
                     kind: StepKind::Host,
                 },
-                copies("to-device", Copy::ToDevice, to_device),
+                copies("to-device", Copy::ToDevice, 1, to_device),
             ]
         }
         _ => unreachable!("{} is not a device strategy", strategy.name()),
@@ -115,9 +121,19 @@ pub fn steps_of_standard(standard: Pattern, m: &Machine, strategy: Strategy) -> 
 /// A copy step's bytes per GPU, keyed by the GPU's owner rank: the
 /// ranks serving one GPU copy over its one link.
 pub fn bytes_per_gpu(copies: &Pattern, m: &Machine) -> std::collections::BTreeMap<usize, u64> {
+    per_gpu(copies, m, |c| c.bytes)
+}
+
+/// `f` of a copy step's copies summed per GPU, keyed by the GPU's owner
+/// rank.
+pub fn per_gpu(
+    copies: &Pattern,
+    m: &Machine,
+    f: impl Fn(&Message) -> u64,
+) -> std::collections::BTreeMap<usize, u64> {
     let mut per_gpu = std::collections::BTreeMap::new();
     for c in &copies.messages {
-        *per_gpu.entry(m.gpu_owner(c.from as usize)).or_default() += c.bytes;
+        *per_gpu.entry(m.gpu_owner(c.from as usize)).or_default() += f(c);
     }
     per_gpu
 }
@@ -131,42 +147,32 @@ fn totals(p: &Pattern, ranks: usize, rank: impl Fn(&Message) -> u32) -> Vec<(u32
     (0..ranks as u32).zip(t).collect()
 }
 
-/// The split strategy's on-node messages (owner to owner) and inter-node
-/// runs (serving rank `k` to serving rank `k`).
+/// The split strategy's messages (BenchPress's `dup_devptr_node_aware`:
+/// RAPtor's TAPComm global step with each GPU's serving ranks as its
+/// locality): the message from GPU `a` to GPU `b` goes from `a`'s serving
+/// rank `b mod k` to `b`'s serving rank `a mod k`, each serving rank
+/// copying its own messages straight from or to the owner's device
+/// buffers. Messages between GPUs of one node go the same way; the first
+/// pattern (kept for the steps' shape) is empty.
 fn split(p: &Pattern, m: &Machine) -> (Pattern, Pattern) {
-    let node = |r: u32| m.node_of(r as usize);
-    let mut on_node = Vec::new();
-    let mut raw: Vec<(u32, u32, u64)> = Vec::new();
-    // Messages come by sender: each owner's inter-node messages in order.
-    for run in p.messages.chunk_by(|a, b| a.from == b.from) {
-        let q = run[0].from;
-        let serving = m.serving(q as usize);
-        let k = serving.len() as u64;
-        let off: Vec<&Message> = run.iter().filter(|x| node(x.to) != node(q)).collect();
-        on_node.extend(run.iter().filter(|x| node(x.to) == node(q)).copied());
-        let total: u64 = off.iter().map(|x| x.bytes).sum();
-        // Run c holds bytes [c total / k, (c + 1) total / k).
-        let cut = |c: u64| (c * total).div_ceil(k.max(1));
-        let mut at = 0u64;
-        for x in off {
-            let (start, end) = (at, at + x.bytes);
-            at = end;
-            let to = m.serving(x.to as usize);
-            for c in 0..k {
-                let (lo, hi) = (cut(c).max(start), cut(c + 1).min(end));
-                if hi > lo {
-                    let c = c as usize;
-                    raw.push((serving[c] as u32, to[c.min(to.len() - 1)] as u32, hi - lo));
-                }
-            }
-        }
-    }
+    let gpu = |r: u32| m.gpu_of(r as usize);
+    let raw: Vec<(u32, u32, u64)> = (p.messages.iter())
+        .map(|x| {
+            let (from, to) = (m.serving(x.from as usize), m.serving(x.to as usize));
+            let (a, b) = (gpu(x.from), gpu(x.to));
+            (
+                from[b % from.len()] as u32,
+                to[a % to.len()] as u32,
+                x.bytes,
+            )
+        })
+        .collect();
     let op = p.op;
-    let on_node = Pattern {
+    let none = Pattern {
         op,
-        messages: on_node,
+        messages: Vec::new(),
     };
-    (on_node, Pattern::new(op, raw, m.ranks()))
+    (none, Pattern::new(op, raw, m.ranks()))
 }
 
 #[cfg(test)]
@@ -187,6 +193,7 @@ mod tests {
             params: Params::bluewaters(),
             h2d: r,
             d2h: r,
+            work: Default::default(),
         });
         m.on_devices(2).unwrap()
     }
@@ -204,36 +211,31 @@ mod tests {
     }
 
     #[test]
-    fn split_cuts_each_gpus_inter_node_bytes_in_equal_runs() {
+    fn split_sends_each_gpu_pair_through_one_serving_rank_each_side() {
         let m = machine();
-        // Owner 0: 100 B to owner 2 (on node), 30 B to 4 and 50 B to 6.
+        // Owner 0 (GPU 0): 100 B to owner 2 (GPU 1, on node), 30 B to 4
+        // (GPU 2) and 50 B to 6 (GPU 3); owner 4 (GPU 2) 8 B to owner 0.
         let s = standard(&[(0, 2, 100), (0, 4, 30), (0, 6, 50), (4, 0, 8)]);
         let steps = steps(s, &m, Strategy::Split, Vec::new);
         let names: Vec<&str> = steps.iter().map(|s| s.name).collect();
         assert_eq!(names, ["to-host", "on-node", "inter-node", "to-device"]);
-        assert_eq!(triples(&steps[1].pattern), [(0, 2, 100)]);
-        // 80 inter-node bytes in two runs of 40: rank 0 sends 30 to 4 and
-        // 10 to 6; rank 1 the other 40 to 7. Owner 4's 8 B: 4 B per rank.
+        assert!(steps[1].pattern.messages.is_empty());
+        // GPU a -> b: a's serving rank b mod 2 to b's serving rank a mod 2.
         assert_eq!(
             triples(&steps[2].pattern),
-            [(0, 4, 30), (0, 6, 10), (1, 7, 40), (4, 0, 4), (5, 1, 4)]
+            [(0, 4, 30), (1, 2, 100), (1, 6, 50), (4, 0, 8)]
         );
-        // Copies: each serving rank its own bytes, both ways.
+        // Copies: each serving rank its own bytes, both ways; one kernel
+        // each (pack, then unpack).
         assert_eq!(
             triples(&steps[0].pattern),
-            [(0, 0, 140), (1, 1, 40), (4, 4, 4), (5, 5, 4)]
+            [(0, 0, 30), (1, 1, 150), (4, 4, 8)]
         );
         assert_eq!(
             triples(&steps[3].pattern),
-            [
-                (0, 0, 4),
-                (1, 1, 4),
-                (2, 2, 100),
-                (4, 4, 30),
-                (6, 6, 10),
-                (7, 7, 40)
-            ]
+            [(0, 0, 8), (2, 2, 100), (4, 4, 30), (6, 6, 50)]
         );
+        assert!(steps[3].pattern.messages.iter().all(|c| c.runs == 1));
     }
 
     #[test]
@@ -249,6 +251,10 @@ mod tests {
             [(0, 0, 8), (2, 2, 100), (4, 4, 30)]
         );
         assert_eq!(st[1].kind, StepKind::Host);
+        // Staged: a pack kernel before the copy out, none after the copy
+        // in (the values land in place).
+        assert!(st[0].pattern.messages.iter().all(|c| c.runs == 1));
+        assert!(st[2].pattern.messages.iter().all(|c| c.runs == 0));
         let g = steps(s, &m, Strategy::GpuAware, Vec::new);
         assert_eq!((g.len(), g[0].kind), (1, StepKind::Device));
     }

@@ -33,6 +33,31 @@ pub struct Gpus {
     pub h2d: Rate,
     /// `cudaMemcpy` device to host.
     pub d2h: Rate,
+    /// The work around device messages (terms `kernel` and `devicempi`).
+    #[serde(default)]
+    pub work: DeviceWork,
+}
+
+/// What a device exchange does besides moving bytes (BenchPress
+/// `spmv/mpi_sparse_mat.cu`): a kernel packs the values a GPU sends into
+/// a buffer, and one unpacks what arrives scattered through helper
+/// ranks; a CUDA-aware exchange of device buffers pays a fixed cost per
+/// call. Under MPS the ranks sharing a GPU queue their kernels and copies
+/// on it one after another.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceWork {
+    /// Seconds per pack or unpack kernel: its launch and the stream
+    /// synchronisation after it (term `kernel`).
+    pub kernel: f64,
+    /// Seconds per exchange of device buffers through a CUDA-aware MPI,
+    /// besides its messages (term `devicempi`).
+    pub aware_call: f64,
+    /// The demonstrated error of the device strategies' model on the
+    /// table it was fitted to, as a factor (0 or 1: none given); the
+    /// advice calls device strategies a close call within it.
+    #[serde(default)]
+    pub error: f64,
 }
 
 /// Which way a copy goes.
@@ -47,11 +72,16 @@ pub enum Copy {
 impl Gpus {
     /// Seconds of one copy of `bytes` (HPEC 2021: `alpha + s / R`).
     pub fn copy_time(&self, way: Copy, bytes: u64) -> f64 {
-        let r = match way {
+        let r = self.rate_of(way);
+        r.alpha + bytes as f64 / r.rate
+    }
+
+    /// The copy parameters of `way`.
+    pub fn rate_of(&self, way: Copy) -> Rate {
+        match way {
             Copy::ToHost => self.d2h,
             Copy::ToDevice => self.h2d,
-        };
-        r.alpha + bytes as f64 / r.rate
+        }
     }
 
     fn validate(&self, m: &Machine) -> Result<(), Invalid> {
@@ -76,6 +106,19 @@ impl Gpus {
                 self.params.rates.names().collect::<Vec<_>>().join(", "),
                 names.join(", ")
             )));
+        }
+        for (name, x) in [
+            ("kernel", self.work.kernel),
+            ("aware_call", self.work.aware_call),
+        ] {
+            if !(x.is_finite() && (0.0..=1.0).contains(&x)) {
+                return Err(Invalid(format!(
+                    "gpus.work.{name} is {x}; a time must lie in [0, 1] seconds"
+                )));
+            }
+        }
+        if !(self.work.error.is_finite() && (0.0..=100.0).contains(&self.work.error)) {
+            return Err("gpus.work.error must be a factor in [1, 100] (or 0: none)".into());
         }
         for (way, r) in [("h2d", self.h2d), ("d2h", self.d2h)] {
             let ok = r.alpha.is_finite() && r.alpha >= 0.0 && r.rate.is_finite() && r.rate > 0.0;
@@ -171,6 +214,14 @@ impl Machine {
         (first..first + k).map(|l| self.rank_at(node, l)).collect()
     }
 
+    /// The machine-wide index of the GPU `rank` serves (`node x per_node
+    /// + local GPU`).
+    pub fn gpu_of(&self, rank: usize) -> usize {
+        let k = self.ranks_per_gpu.unwrap_or(1);
+        let per_node = self.ppn / k.max(1);
+        self.node_of(rank) * per_node + self.local_of(rank) / k.max(1)
+    }
+
     /// The owner of the GPU `rank` serves (the first of
     /// [`Machine::serving`]).
     pub fn gpu_owner(&self, rank: usize) -> usize {
@@ -206,6 +257,7 @@ mod tests {
                 alpha: 2e-5,
                 rate: 5e9,
             },
+            work: Default::default(),
         });
         m
     }

@@ -147,7 +147,85 @@ pub struct Params {
     /// [`Params::copy_rates`] when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copy_transfer: Option<CopyRates>,
+    /// The local work of an exchange of matrix rows (RAPtor's
+    /// `CommPkg::communicate(A)`): terms `rowcopy`, `rowpack` and
+    /// `recvserial`.
+    #[serde(default = "RowWork::bluewaters")]
+    pub row_work: RowWork,
 }
+
+/// What a rank does around the messages of an exchange of matrix rows, as
+/// RAPtor's 2018 `CommPkg::communicate(A)` and `communication_helper` do
+/// it (`raptor/core/comm_pkg.cpp`): it copies its whole local matrix into
+/// (row pointer, global column, value) arrays, packs every row sent
+/// element by element into a growing buffer of (value, index) pairs (one
+/// for the row's length, one per nonzero), and receives one source at a
+/// time in a fixed order with a blocking `MPI_Probe` and `MPI_Recv`,
+/// unpacking each message into a new CSR matrix the same way.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RowWork {
+    /// Seconds per nonzero of the rank's local matrix copied before any
+    /// row is packed (term `rowcopy`).
+    pub copy_per_nonzero: f64,
+    /// Seconds per (value, index) element packed on the sender plus
+    /// unpacked on the receiver (term `rowpack`; the two cannot be told
+    /// apart on symmetric exchanges, so one figure covers both).
+    pub per_element: f64,
+    /// Seconds per message received one source at a time: probe, size,
+    /// blocking receive of a message nothing was posted for (term
+    /// `recvserial`).
+    pub per_received: f64,
+    /// The model's demonstrated error on the exchanges these parameters
+    /// were fitted to, as a factor (the median `|log(modeled /
+    /// measured)|`, exponentiated): the advice calls two strategies of
+    /// `aa` a close call within it.
+    #[serde(default = "no_error")]
+    pub error: f64,
+}
+
+fn no_error() -> f64 {
+    1.0
+}
+
+impl RowWork {
+    /// Blue Waters' fit to RAPtor's benchmark_matops logs of June 2018
+    /// (`aniso_128.out`, `aniso_512.out`: `A Communication` and `A TAP
+    /// Communication` per level; `scripts/fit_row_work.sh`).
+    pub fn bluewaters() -> RowWork {
+        RowWork {
+            copy_per_nonzero: BW_ROW_WORK[0],
+            per_element: BW_ROW_WORK[1],
+            per_received: BW_ROW_WORK[2],
+            error: BW_ROW_WORK_ERROR,
+        }
+    }
+
+    /// The parameters as a vector, in [`RowWork::NAMES`]' order.
+    pub fn as_array(&self) -> [f64; 3] {
+        [self.copy_per_nonzero, self.per_element, self.per_received]
+    }
+
+    /// The parameters' names in machine files.
+    pub const NAMES: [&'static str; 3] = ["copy_per_nonzero", "per_element", "per_received"];
+
+    fn validate(&self) -> Result<(), Invalid> {
+        for (name, x) in Self::NAMES.iter().zip(self.as_array()) {
+            time(&format!("params.row_work.{name}"), x)?;
+        }
+        if !(self.error.is_finite() && (1.0..=100.0).contains(&self.error)) {
+            return Err("params.row_work.error must be a factor in [1, 100]".into());
+        }
+        Ok(())
+    }
+}
+
+/// Blue Waters' [`RowWork`], as `amgcomm machine fit bluewaters` prints it.
+pub const BW_ROW_WORK: [f64; 3] = [3.285395937653263e-8, 3.008922595480617e-8, 0.0];
+
+/// The median factor by which Blue Waters' row-work model misses the
+/// exchanges it was fitted to (`RowFit::demonstrated_error`).
+pub const BW_ROW_WORK_ERROR: f64 = 1.3594201966158619;
 
 /// LogGP parameters: latency `l`, send and receive overheads, the gap `g`
 /// between consecutive sends of one rank, and the gap per byte `big_g`.
@@ -381,6 +459,7 @@ impl Params {
             pack_table: None,
             loggp: None,
             copy_transfer: None,
+            row_work: RowWork::bluewaters(),
         }
     }
 
@@ -473,6 +552,7 @@ impl Params {
             c.validate()
                 .map_err(|e| Invalid(format!("params.copy_transfer: {e}")))?;
         }
+        self.row_work.validate()?;
         Ok(())
     }
 }

@@ -48,6 +48,7 @@ pub(crate) fn bluewaters_provenance() -> Vec<Source> {
         s("socket.*, node.*, network.*", "published: EuroMPI'18 Table 1"),
         s("r_n, gamma, delta", "published: EuroMPI'18 (R_N eq. 2, gamma eq. 3, delta eq. 7), MODEL.md 'Costs'"),
         s("pack_per_run, pack_rate", "assumed: amgcomm's defaults for the pack term (the socket rendezvous rate)"),
+        s("row_work.copy_per_nonzero, row_work.per_element, row_work.per_received, row_work.error", "fitted to the measurements: ../shared/reference/raptor/aniso_128.out and aniso_512.out (RAPtor benchmark_matops, June 11 2018: 'A Communication' and 'A TAP Communication' per level, 56 level-ops), non-negative least squares on relative residuals beside the EuroMPI'18 network terms (table tests/data/presets/bluewaters_row_work.csv, scripts/fit_row_work.sh): copy_per_nonzero 32.9 ns per nonzero of the rank's local matrix copied, per_element 30.1 ns per (value, index) element packed plus unpacked; per_received 0: no cost of a serial receive beyond the network terms shows on these logs (not separable); error 1.36, the median factor the fit misses its logs by"),
     ]
 }
 

@@ -519,6 +519,7 @@ pub fn fit(
                 params: dp,
                 h2d,
                 d2h,
+                work: base.gpus.as_ref().map(|g| g.work).unwrap_or_default(),
             });
         }
     }

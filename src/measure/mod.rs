@@ -8,6 +8,8 @@
 //!   machine file fitted from them;
 //! - [`replay`]: each rank's part of saved patterns and the measured JSON
 //!   a replay writes;
+//! - [`row_work`]: the local work of an exchange of matrix rows, fitted
+//!   to RAPtor's benchmark_matops logs;
 //! - `mpi` (feature `mpi`): the experiments and the replay with real MPI
 //!   (rsmpi).
 
@@ -17,3 +19,4 @@ pub mod fit;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod replay;
+pub mod row_work;

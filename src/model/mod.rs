@@ -28,11 +28,32 @@ use crate::comm::{Pattern, Summary};
 use crate::machine::{Machine, Places};
 use terms::{Charge, Figure, Slot, Term, REGISTRY};
 
-/// A set of cost terms, kept in registry order.
+/// A set of cost terms, kept in registry order, and the terms implied by
+/// what a run exchanges: the work around the messages of an exchange of
+/// matrix rows (`rowcopy`, `rowpack`, `recvserial` on `aa`) and of device
+/// data (`memcpy`, `kernel`, `devicempi` under device strategies), unless
+/// the model is `bare` (then only `memcpy`, a copy of the data itself).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     terms: Vec<&'static Term>,
+    /// `+bare`: no implied work terms.
+    bare: bool,
+    /// Terms implied by the run ([`Model::for_run`]), not named.
+    implied: Vec<(&'static Term, Scope)>,
 }
+
+/// Which operations an implied term charges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scope {
+    /// `aa` only: its benchmark's local work (the paper's spgemm keeps
+    /// its three terms unless the term is named).
+    Aa,
+    /// Every operation of a device strategy.
+    All,
+}
+
+/// The keyword of `--model` that leaves out the implied work terms.
+pub const BARE: &str = "bare";
 
 /// A `--model` that does not parse.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -71,7 +92,12 @@ impl Model {
     /// `term+term+...`, at most one rate term and one queue term.
     pub fn parse(spec: &str) -> Result<Model, ModelError> {
         let mut terms: Vec<&'static Term> = Vec::new();
+        let mut bare = false;
         for name in spec.split('+').map(str::trim) {
+            if name == BARE {
+                bare = true;
+                continue;
+            }
             let term = terms::find(name).ok_or_else(|| ModelError::UnknownTerm {
                 term: name.to_string(),
                 known: terms::names(None),
@@ -89,7 +115,11 @@ impl Model {
             terms.push(term);
         }
         terms.sort_by_key(|t| terms::index(t));
-        Ok(Model { terms })
+        Ok(Model {
+            terms,
+            bare,
+            implied: Vec::new(),
+        })
     }
 
     /// The terms, in registry order.
@@ -97,21 +127,74 @@ impl Model {
         &self.terms
     }
 
-    /// The model that charges `strategy`: this one, with the `memcpy`
-    /// term for a strategy that moves device data (its copies are part
-    /// of its cost whatever terms were asked for).
-    pub fn for_strategy(&self, strategy: crate::comm::node_aware::Strategy) -> Model {
+    /// The model of a run under `strategy` charging `ops`: this one, with
+    /// the `memcpy` term for a strategy that moves device data (its copies
+    /// are part of its cost whatever terms were asked for) and, unless
+    /// `bare`, the work around the messages: the device strategies'
+    /// kernels and CUDA-aware calls, and `aa`'s local matrix copy, row
+    /// packing and serial receives (RAPtor's `communicate(A)`).
+    pub fn for_run(
+        &self,
+        strategy: crate::comm::node_aware::Strategy,
+        ops: crate::comm::Ops,
+    ) -> Model {
         let mut m = self.clone();
+        m.implied.clear();
         if strategy.is_device() && !m.terms.contains(&&terms::MEMCPY) {
             m.terms.push(&terms::MEMCPY);
             m.terms.sort_by_key(|t| terms::index(t));
         }
+        let mut imply = |t: &'static Term, scope: Scope| {
+            if !m.terms.contains(&t) && !m.implied.iter().any(|(i, _)| *i == t) {
+                m.implied.push((t, scope));
+            }
+        };
+        if !self.bare {
+            if strategy.is_device() {
+                for t in terms::DEVICE_WORK {
+                    imply(t, Scope::All);
+                }
+            }
+            if ops.has(crate::comm::Op::Aa) {
+                for t in terms::ROW_WORK {
+                    imply(t, Scope::Aa);
+                }
+            }
+        }
+        m.implied.sort_by_key(|(t, _)| terms::index(t));
         m
     }
 
-    /// `term+term+...` in registry order.
+    /// The terms that charge `op`: the named ones and those implied for
+    /// it.
+    pub fn for_op(&self, op: crate::comm::Op) -> Model {
+        let mut terms = self.terms.clone();
+        for &(t, scope) in &self.implied {
+            if scope == Scope::All || op == crate::comm::Op::Aa {
+                terms.push(t);
+            }
+        }
+        terms.sort_by_key(|t| terms::index(t));
+        Model {
+            terms,
+            bare: self.bare,
+            implied: Vec::new(),
+        }
+    }
+
+    /// `term+term+...` in registry order (`+bare` last when asked): the
+    /// named terms, not the implied ones.
     pub fn name(&self) -> String {
-        let names: Vec<&str> = self.terms.iter().map(|t| t.name).collect();
+        let mut names: Vec<&str> = self.terms.iter().map(|t| t.name).collect();
+        if self.bare {
+            names.push(BARE);
+        }
+        names.join("+")
+    }
+
+    /// The implied terms' names, joined by `+` (empty when none).
+    pub fn implied_names(&self) -> String {
+        let names: Vec<&str> = self.implied.iter().map(|(t, _)| t.name).collect();
         names.join("+")
     }
 
@@ -123,7 +206,7 @@ impl Model {
         let default = Model::default();
         let mut out: Vec<&'static Term> = Vec::new();
         for t in REGISTRY {
-            let mine = self.terms.contains(t);
+            let mine = self.terms.contains(t) || self.implied.iter().any(|(i, _)| i == t);
             let required =
                 default.terms.contains(t) && !self.terms.iter().any(|m| m.column == t.column);
             if (mine || required) && !out.iter().any(|o| o.column == t.column) {
@@ -170,6 +253,14 @@ pub struct Exchange<'a> {
     /// `memcpy` term's; `pattern` is then empty): which way, and `(r, r,
     /// bytes)` per copying rank.
     pub copies: Option<(crate::machine::Copy, &'a Pattern)>,
+    /// An exchange of matrix rows: the nonzeros of the exchanged matrix
+    /// each rank holds (the `rowcopy` term's), given with an operation's
+    /// first step only (the copy happens once per call).
+    pub local_nonzeros: Option<&'a [u64]>,
+    /// Whether the messages go between device buffers through a
+    /// CUDA-aware MPI (a `gpu-aware` step; `machine` is then the device
+    /// view).
+    pub device: bool,
 }
 
 /// One term's part of a cost.
@@ -304,6 +395,8 @@ impl Serialize for Cost {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let model = Model {
             terms: self.terms.iter().map(|c| c.term).collect(),
+            bare: false,
+            implied: Vec::new(),
         };
         let mut map = s.serialize_map(None)?;
         for t in model.columns() {
@@ -393,6 +486,8 @@ pub(crate) mod test_util {
             machine: m,
             places: &places,
             copies: None,
+            local_nonzeros: None,
+            device: false,
         };
         cost(&x, &Model::parse(spec).unwrap())
     }

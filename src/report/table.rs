@@ -94,7 +94,15 @@ fn advice_lines(r: &Report) -> String {
             s += &format!("; most messages a rank receives {now} -> {then}");
         }
         if a.close {
-            s += "; a close call: within 25%, the model does not name a winner";
+            s += &format!(
+                "; a close call: within {:.0}%{}, the model does not name a winner: measure both with amgcomm replay on the machine",
+                100.0 * (a.within - 1.0),
+                if a.within > crate::analysis::advice::CLOSE {
+                    " (its demonstrated error on the runs it was fitted to)"
+                } else {
+                    ""
+                }
+            );
         }
         if let Some(c) = &a.cycle {
             s += &cycle_effect(c);

@@ -98,6 +98,8 @@ mod tests {
             machine: &m,
             places: &places,
             copies: None,
+            local_nonzeros: None,
+            device: false,
         };
         let got = charge(&x).seconds;
         assert!((got - want).abs() <= 1e-9 * want, "{got} {want}");

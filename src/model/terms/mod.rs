@@ -11,6 +11,7 @@
 
 mod contention;
 mod copytransfer;
+mod devicework;
 mod loggp;
 mod logpc;
 mod maxrate;
@@ -20,6 +21,7 @@ mod pack;
 mod postal;
 mod queue;
 mod routed;
+mod rowwork;
 
 pub use copytransfer::{copy_transfer, network_rate, CopyTransfer};
 pub use loggp::loggp_params;
@@ -27,8 +29,19 @@ pub use memcpy::TERM as MEMCPY;
 pub use nodeaware::message_time;
 pub use pack::pack_at;
 pub use routed::{link_loads, LinkLoads};
+pub use rowwork::{moves_rows, COPY as ROWCOPY, PACK as ROWPACK, SERIAL as RECVSERIAL};
 
 use super::Exchange;
+
+/// The work around the messages of an exchange of matrix rows that
+/// [`crate::model::Model::for_run`] implies for `aa`.
+/// `recvserial` is not among them: Blue Waters' fit finds no cost of a
+/// serial receive beyond the network terms' (`per_received` 0).
+pub static ROW_WORK: [&Term; 2] = [&rowwork::COPY, &rowwork::PACK];
+
+/// The work around the messages of device data that
+/// [`crate::model::Model::for_run`] implies for device strategies.
+pub static DEVICE_WORK: [&Term; 2] = [&devicework::KERNEL, &devicework::AWARE];
 
 /// Every term, in report order: the rate terms, the queue terms, then the
 /// others. A model's cost lists its terms in this order and sums them in
@@ -46,7 +59,12 @@ pub static REGISTRY: &[&Term] = &[
     &logpc::TERM,
     &routed::TERM,
     &pack::TERM,
+    &rowwork::COPY,
+    &rowwork::PACK,
+    &rowwork::SERIAL,
     &memcpy::TERM,
+    &devicework::KERNEL,
+    &devicework::AWARE,
 ];
 
 /// One cost term.

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Refit Lassen's device work (gpus.work: kernel, aware_call, error) from
+# the per-level SpMV communication table of BenchPress
+# (../shared/reference/lassen/spmv_comm_only_32_ppn12_ppn20.csv): analyse
+# gen:aniso2d:2000 on 32 Lassen nodes at 3 and 5 ranks per GPU under the
+# four device strategies with the device work set to 1 (so each term's
+# column is its feature), write tests/data/presets/lassen_device_work.csv
+# and print the fit that `cargo test lassen_refits_from_its_table` checks
+# against machines/presets/lassen.json. Run from the repository's root.
+set -eu
+ref=${1:-../shared/reference}
+cargo build --release -q
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+./target/release/amgcomm machine show lassen --json |
+    python3 -c 'import json,sys; d=json.load(sys.stdin); d["gpus"]["work"]={"kernel":1.0,"aware_call":1.0,"error":0}; json.dump(d,sys.stdout)' > "$tmp/unit.json"
+for k in 3 5; do
+    ./target/release/amgcomm scale gen:aniso2d:2000 --preset raptor-matops-2018 --machine "$tmp/unit.json" \
+        --nodes 32 --ranks-per-gpu $k --ops spmv --out "$tmp/lu$k" > /dev/null
+done
+python3 - "$tmp" "$ref/lassen/spmv_comm_only_32_ppn12_ppn20.csv" > tests/data/presets/lassen_device_work.csv <<'PY'
+import csv, json, sys
+d, table = sys.argv[1], sys.argv[2]
+t = [x for x in csv.DictReader(l for l in open(table) if not l.startswith('#'))]
+names = ['gpu-aware', 'staged', 'staged-node-aware', 'split']
+folders = ['nodes_32', 'nodes_32_staged', 'nodes_32_staged-node-aware', 'nodes_32_split']
+cols = ['t_cuda_aware', 't_copy_to_cpu', 't_node_aware', 't_dup_devptr_node_aware']
+print("# amgcomm's own table (not a verbatim file): per level of BenchPress's SpMV communication on Lassen (32 nodes x 4 V100,")
+print("# Spectrum MPI, MPS on), each device strategy's modeled seconds without the device work terms (network terms and memcpy)")
+print("# and the features the terms multiply (kernels the busiest rank launches; CUDA-aware exchanges), beside the measured")
+print("# seconds per call of ../shared/reference/lassen/spmv_comm_only_32_ppn12_ppn20.csv (bienz2/BenchPress@ac2ede1")
+print("# spmv/tests/comm_only_32.3285030.out, runs at 12 and 20 ranks per node). amgcomm's hierarchy: gen:aniso2d:2000")
+print("# --preset raptor-matops-2018. Written by scripts/fit_device_work.sh; read with the row-work table's reader")
+print("# (features: kernel count, CUDA-aware calls, 0).")
+print("ranks,strategy,level,network_s,local_nonzeros,elements,received,measured_s")
+for ppn, k in [(12, 3), (20, 5)]:
+    reports = [json.load(open(f"{d}/lu{k}/{f}/report.json")) for f in folders]
+    for level in range(12):
+        row = [x for x in t if int(x['ppn']) == ppn and int(x['level']) == level][0]
+        for s in range(4):
+            c = reports[s]['levels'][level]['ops']['spmv']['cost']
+            base = c['total'] - c.get('kernel', 0) - c.get('devicempi', 0)
+            print(f"{ppn * 32},{names[s]},{level},{base!r},{round(c.get('kernel', 0))},{round(c.get('devicempi', 0))},0,{float(row[cols[s]])!r}")
+PY
+cargo test --release -q --lib lassen_refits_from_its_table -- --nocapture 2>&1 | grep '^fit'

@@ -1,0 +1,304 @@
+//! The fit of a machine's [`RowWork`] (the local work of an exchange of
+//! matrix rows: terms `rowcopy`, `rowpack`, `recvserial`) to measured
+//! exchanges, from a table of the project's own format
+//! (`tests/data/presets/bluewaters_row_work.csv`, written by
+//! `scripts/fit_row_work.sh` from RAPtor's benchmark_matops logs): per
+//! level and strategy, the modeled network seconds, the three features
+//! the terms multiply (most local nonzeros of a rank; most elements a
+//! rank packs plus unpacks, summed over steps; most messages a rank
+//! receives, summed over steps) and the measured seconds.
+//!
+//! Method: non-negative least squares of `measured - network = c . f` on
+//! relative residuals (each level's residual divided by its measured
+//! time, so a fine level's 30 ms and a coarse level's 0.2 ms weigh
+//! alike), solved exactly over every subset of the three parameters (the
+//! unconstrained solution of each subset, kept when non-negative; the
+//! best such). A parameter the data drives to zero is reported as not
+//! separable from the network terms, not forced.
+
+use crate::machine::RowWork;
+
+/// One measured exchange of the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Ranks of the run.
+    pub ranks: usize,
+    /// `standard` or `node-aware-3`.
+    pub strategy: String,
+    /// Level.
+    pub level: usize,
+    /// The network terms' seconds (the model without row work).
+    pub network: f64,
+    /// The features `rowcopy`, `rowpack` and `recvserial` multiply.
+    pub features: [f64; 3],
+    /// Measured seconds.
+    pub measured: f64,
+}
+
+/// A table that does not read.
+#[derive(Debug, thiserror::Error)]
+#[error("row-work table, line {line}: {reason}")]
+pub struct TableError {
+    /// 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub reason: String,
+}
+
+/// The rows of a table (`#` lines are its source notes).
+pub fn read_table(text: &str) -> Result<Vec<Row>, TableError> {
+    let mut rows = Vec::new();
+    let mut header = false;
+    for (k, line) in text.lines().enumerate() {
+        let bad = |reason: String| TableError {
+            line: k + 1,
+            reason,
+        };
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let f: Vec<&str> = line.split(',').map(str::trim).collect();
+        if !header {
+            let want = "ranks,strategy,level,network_s,local_nonzeros,elements,received,measured_s";
+            if f.join(",") != want {
+                return Err(bad(format!("the header must be {want}")));
+            }
+            header = true;
+            continue;
+        }
+        if f.len() != 8 {
+            return Err(bad(format!("{} fields, not 8", f.len())));
+        }
+        let num = |i: usize| -> Result<f64, TableError> {
+            f[i].parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .ok_or_else(|| bad(format!("field {} is not a number of 0 or more", i + 1)))
+        };
+        let whole = |i: usize| -> Result<usize, TableError> {
+            f[i].parse::<usize>()
+                .map_err(|_| bad(format!("field {} is not a whole number", i + 1)))
+        };
+        let measured = num(7)?;
+        if measured <= 0.0 {
+            return Err(bad("a measured time must be positive".into()));
+        }
+        rows.push(Row {
+            ranks: whole(0)?,
+            strategy: f[1].to_string(),
+            level: whole(2)?,
+            network: num(3)?,
+            features: [num(4)?, num(5)?, num(6)?],
+            measured,
+        });
+    }
+    if rows.is_empty() {
+        return Err(TableError {
+            line: text.lines().count(),
+            reason: "no rows".into(),
+        });
+    }
+    Ok(rows)
+}
+
+/// The fitted parameters and how well they fit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowFit {
+    /// The parameters (zero where the data gives none).
+    pub work: RowWork,
+    /// Which parameters the data determines (non-zero in the fit).
+    pub fitted: [bool; 3],
+    /// Modeled over measured per row, with the fitted parameters.
+    pub ratios: Vec<f64>,
+}
+
+impl RowFit {
+    /// The model's demonstrated error on its training data: the median
+    /// of `|log(modeled / measured)|`, as a factor (`1.36` = within 36%
+    /// either way on half the exchanges).
+    pub fn demonstrated_error(&self) -> f64 {
+        let v: Vec<f64> = self.ratios.iter().map(|r| r.ln().abs()).collect();
+        crate::measure::fit::median(&v).exp()
+    }
+}
+
+/// Fits [`RowWork`] to `rows` (method in the module's docs).
+pub fn fit(rows: &[Row]) -> RowFit {
+    let mut best: Option<(f64, [f64; 3])> = None;
+    for subset in 0u8..8 {
+        let cols: Vec<usize> = (0..3).filter(|k| subset & (1 << k) != 0).collect();
+        let Some(c) = solve(rows, &cols) else {
+            continue;
+        };
+        if c.iter().any(|&x| x < 0.0) {
+            continue;
+        }
+        let mut full = [0.0; 3];
+        for (k, &i) in cols.iter().enumerate() {
+            full[i] = c[k];
+        }
+        let sse = rows.iter().map(|r| residual(r, &full).powi(2)).sum::<f64>();
+        if best.is_none_or(|(b, _)| sse < b) {
+            best = Some((sse, full));
+        }
+    }
+    let c = best.map_or([0.0; 3], |b| b.1);
+    let mut f = RowFit {
+        work: RowWork {
+            copy_per_nonzero: c[0],
+            per_element: c[1],
+            per_received: c[2],
+            error: 1.0,
+        },
+        fitted: c.map(|x| x > 0.0),
+        ratios: rows.iter().map(|r| modeled(r, &c) / r.measured).collect(),
+    };
+    f.work.error = f.demonstrated_error();
+    f
+}
+
+/// The row's modeled seconds with parameters `c`.
+pub fn modeled(r: &Row, c: &[f64; 3]) -> f64 {
+    r.network + (0..3).map(|k| c[k] * r.features[k]).sum::<f64>()
+}
+
+fn residual(r: &Row, c: &[f64; 3]) -> f64 {
+    (modeled(r, c) - r.measured) / r.measured
+}
+
+/// The unconstrained least-squares solution on `cols` (normal equations
+/// of the relative residuals, Gaussian elimination with pivoting).
+fn solve(rows: &[Row], cols: &[usize]) -> Option<Vec<f64>> {
+    let n = cols.len();
+    let mut a = vec![vec![0.0; n + 1]; n];
+    for r in rows {
+        let w = 1.0 / r.measured;
+        let y = (r.measured - r.network) * w;
+        for i in 0..n {
+            let xi = r.features[cols[i]] * w;
+            for j in 0..n {
+                a[i][j] += xi * r.features[cols[j]] * w;
+            }
+            a[i][n] += xi * y;
+        }
+    }
+    for i in 0..n {
+        let p = (i..n).max_by(|&x, &y| a[x][i].abs().total_cmp(&a[y][i].abs()))?;
+        a.swap(i, p);
+        if a[i][i].abs() < 1e-300 {
+            return None;
+        }
+        for k in i + 1..n {
+            let f = a[k][i] / a[i][i];
+            for j in i..=n {
+                a[k][j] -= f * a[i][j];
+            }
+        }
+    }
+    let mut x = vec![0.0; n];
+    for i in (0..n).rev() {
+        let s: f64 = (i + 1..n).map(|j| a[i][j] * x[j]).sum();
+        x[i] = (a[i][n] - s) / a[i][i];
+    }
+    Some(x)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recovers_known_parameters_and_leaves_an_absent_one_at_zero() {
+        // Measured = network + 2e-8 x nonzeros + 5e-8 x elements exactly;
+        // the received counts explain nothing.
+        let rows: Vec<Row> = (0..12)
+            .map(|i| {
+                let f = [
+                    1000.0 * (i as f64 + 1.0),
+                    500.0 * ((i * 7) % 5) as f64 + 10.0,
+                    (i % 3) as f64 + 1.0,
+                ];
+                let network = 1e-5;
+                Row {
+                    ranks: 128,
+                    strategy: "standard".into(),
+                    level: i,
+                    network,
+                    features: f,
+                    measured: network + 2e-8 * f[0] + 5e-8 * f[1],
+                }
+            })
+            .collect();
+        let fit = fit(&rows);
+        assert!((fit.work.copy_per_nonzero - 2e-8).abs() < 1e-15);
+        assert!((fit.work.per_element - 5e-8).abs() < 1e-15);
+        assert!(fit.work.per_received.abs() < 1e-12);
+        assert!((fit.demonstrated_error() - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn refuses_a_bad_table() {
+        assert!(read_table("a,b\n1,2\n")
+            .unwrap_err()
+            .to_string()
+            .contains("header"));
+        let h = "ranks,strategy,level,network_s,local_nonzeros,elements,received,measured_s\n";
+        let e = read_table(&format!("{h}128,standard,0,1e-5,10,10,1,0\n")).unwrap_err();
+        assert!(e.to_string().contains("line 2"), "{e}");
+        assert!(read_table(h).is_err());
+        assert!(read_table(&format!("{h}128,standard,0,x,10,10,1,1\n")).is_err());
+    }
+}
+
+#[cfg(test)]
+mod refit {
+    use super::*;
+
+    /// The Blue Waters preset's row work is the fit to its table, and
+    /// the fit meets the marks on the training logs.
+    #[test]
+    fn bluewaters_refits_from_its_table() {
+        let text = include_str!("../../tests/data/presets/bluewaters_row_work.csv");
+        let rows = read_table(text).unwrap();
+        assert_eq!(rows.len(), 56);
+        let f = fit(&rows);
+        let want = RowWork::bluewaters().as_array();
+        let got = f.work.as_array();
+        eprintln!("fit {got:?} error {}", f.demonstrated_error());
+        for k in 0..3 {
+            assert!(
+                (got[k] - want[k]).abs() <= 1e-12 * want[k].abs().max(1e-30),
+                "{k}: {got:?}"
+            );
+        }
+        assert!((f.work.error - RowWork::bluewaters().error).abs() < 1e-12);
+        // recvserial: no cost beyond the network terms' on these logs.
+        assert_eq!(f.fitted, [true, true, false]);
+        // Within 2x of measured on at least 70% of the level-ops.
+        let within = f.ratios.iter().filter(|r| (0.5..=2.0).contains(*r)).count();
+        assert!(within * 10 >= 7 * rows.len(), "{within} of {}", rows.len());
+    }
+}
+
+#[cfg(test)]
+mod device_refit {
+    use super::*;
+
+    /// Lassen's device work is the fit to its table (kernels and
+    /// CUDA-aware calls as the first two features).
+    #[test]
+    fn lassen_refits_from_its_table() {
+        let text = include_str!("../../tests/data/presets/lassen_device_work.csv");
+        let rows = read_table(text).unwrap();
+        assert_eq!(rows.len(), 96);
+        let f = fit(&rows);
+        let m = crate::machine::presets::preset("lassen").unwrap();
+        let w = m.gpus.unwrap().work;
+        let got = f.work.as_array();
+        eprintln!("fit {got:?} error {}", f.work.error);
+        for (g, want) in got.iter().zip([w.kernel, w.aware_call, 0.0]) {
+            assert!((g - want).abs() <= 1e-12 * want.abs().max(1e-30), "{got:?}");
+        }
+        assert!((f.work.error - w.error).abs() < 1e-12);
+    }
+}
