@@ -269,6 +269,7 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
         let Some(((k, args), then)) = best.filter(|(_, o)| o.cost.total < total) else {
             continue;
         };
+        let close_within = within(s.machine, op, s.options.strategy);
         advice.push(Advice {
             level,
             op,
@@ -278,8 +279,8 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
             try_args: args.clone(),
             predicted_total: then.cost.total,
             factor: total / then.cost.total,
-            close: total / then.cost.total < within(s.machine, op, s.options.strategy),
-            within: within(s.machine, op, s.options.strategy),
+            close: total / then.cost.total < close_within,
+            within: close_within,
             max_recv: (dominant.column == "queue_search").then_some([
                 now.summary.messages.max_recv,
                 then.summary.messages.max_recv,

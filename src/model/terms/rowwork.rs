@@ -107,7 +107,7 @@ fn serial(x: &Exchange) -> Charge {
 #[cfg(test)]
 mod tests {
     use crate::comm::{Message, Op, Pattern};
-    use crate::machine::{Machine, RowWork};
+    use crate::machine::RowWork;
     use crate::model::test_util::close;
     use crate::model::{cost, Exchange, Model};
 
@@ -164,6 +164,5 @@ mod tests {
         };
         let c = cost(&x, &Model::parse("rowcopy+rowpack+recvserial").unwrap());
         assert_eq!(c.total, 0.0);
-        let _ = Machine::bluewaters();
     }
 }
