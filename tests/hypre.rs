@@ -360,22 +360,19 @@ fn mpirun(k: usize, exe: &Path, args: &[&str]) -> Output {
         .expect("mpirun on PATH (apt-get install openmpi-bin)")
 }
 
-/// Builds `tools/hypre_dump_levels.c` (mpicc, hypre's headers) and runs
-/// it on `ranks` ranks for an `n^3` Laplacian, as `.ci/run` does with the
-/// packages it installs: the folder of its files.
+/// `mpicc -O2 SOURCE` against Debian's hypre, into `exe`.
 #[cfg(feature = "mpi")]
-fn hypre_dump(ranks: usize, n: usize) -> tempfile::TempDir {
-    let work = tempfile::tempdir().unwrap();
-    let exe = work.path().join("hypre_dump_levels");
+fn compile(source: &str, exe: &Path) {
     let cc = Command::new("mpicc")
         .args([
-            "tools/hypre_dump_levels.c",
+            "-O2",
+            source,
             "-I/usr/include/hypre",
             "-lHYPRE",
             "-lm",
             "-o",
         ])
-        .arg(&exe)
+        .arg(exe)
         .output()
         .expect("mpicc on PATH (apt-get install libopenmpi-dev libhypre-dev)");
     assert!(
@@ -383,6 +380,16 @@ fn hypre_dump(ranks: usize, n: usize) -> tempfile::TempDir {
         "{}",
         String::from_utf8_lossy(&cc.stderr)
     );
+}
+
+/// Builds `tools/hypre_dump_levels.c` (mpicc, hypre's headers) and runs
+/// it on `ranks` ranks for an `n^3` Laplacian, as `.ci/run` does with the
+/// packages it installs: the folder of its files.
+#[cfg(feature = "mpi")]
+fn hypre_dump(ranks: usize, n: usize) -> tempfile::TempDir {
+    let work = tempfile::tempdir().unwrap();
+    let exe = work.path().join("hypre_dump_levels");
+    compile("tools/hypre_dump_levels.c", &exe);
     let out = work.path().join("dump");
     std::fs::create_dir(&out).unwrap();
     let run = mpirun(ranks, &exe, &[out.to_str().unwrap(), &n.to_string()]);
@@ -571,4 +578,109 @@ fn inconsistent_levels_name_the_file() {
         },
         "P1.00000: missing, but A2.00000 exists",
     );
+}
+
+/// `amgcomm hierarchy INPUT --preset hypre` as `(rows, nnz)` per level.
+fn preset_levels(input: &str, num_functions: usize) -> Vec<(u64, u64)> {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("h.json");
+    let nf = num_functions.to_string();
+    let out = amgcomm(&[
+        "hierarchy",
+        input,
+        "--preset",
+        "hypre",
+        "--num-functions",
+        &nf,
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    v["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["rows"].as_u64().unwrap(), l["nnz"].as_u64().unwrap()))
+        .collect()
+}
+
+/// BoomerAMG's own levels (hypre 2.26, its defaults, 1 rank), recorded by
+/// `tools/hypre_levels.c` in `tests/data/hypre/boomeramg_levels.csv`: the
+/// hypre preset builds the same rows and nonzeros on every level, and as
+/// many levels, for the 7-point Laplacian and for 3D elasticity with hypre's
+/// unknown approach (`--num-functions 3`).
+#[test]
+fn the_hypre_preset_builds_boomeramgs_levels() {
+    let table = std::fs::read_to_string("tests/data/hypre/boomeramg_levels.csv").unwrap();
+    let mut runs: BTreeMap<(String, usize), Vec<(u64, u64)>> = BTreeMap::new();
+    for line in table.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let key = (f[0].to_string(), f[1].parse().unwrap());
+        runs.entry(key)
+            .or_default()
+            .push((f[3].parse().unwrap(), f[4].parse().unwrap()));
+    }
+    assert_eq!(runs.len(), 5);
+    for ((input, nf), hypre) in runs {
+        assert_eq!(preset_levels(&input, nf), hypre, "{input}");
+    }
+}
+
+/// Builds `tools/hypre_levels.c` and runs it on 1 rank: `(rows, nnz)` per
+/// level of BoomerAMG's setup.
+#[cfg(feature = "mpi")]
+fn boomeramg_levels(work: &Path, matrix: &str, num_functions: usize) -> Vec<(u64, u64)> {
+    let exe = work.join("hypre_levels");
+    if !exe.exists() {
+        compile("tools/hypre_levels.c", &exe);
+    }
+    let run = mpirun(1, &exe, &[matrix, &num_functions.to_string()]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    String::from_utf8_lossy(&run.stdout)
+        .lines()
+        .filter(|l| !l.starts_with("setup_seconds"))
+        .map(|l| {
+            let w: Vec<u64> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
+            (w[1], w[2])
+        })
+        .collect()
+}
+
+/// Real hypre, run here: the preset's levels equal BoomerAMG's on a 3D
+/// Laplacian built by the program and on a 3D elasticity matrix amgcomm
+/// writes (`--num-functions 3`), read by both.
+#[cfg(feature = "mpi")]
+#[test]
+fn the_hypre_preset_equals_boomeramg_run_here() {
+    let work = tempfile::tempdir().unwrap();
+    assert_eq!(
+        preset_levels("gen:poisson3d:30", 1),
+        boomeramg_levels(work.path(), "lap:30", 1)
+    );
+    let el = work.path().join("el.mtx");
+    let gen = amgcomm(&[
+        "generate",
+        "elasticity3d",
+        "--n",
+        "12",
+        "-o",
+        el.to_str().unwrap(),
+    ]);
+    assert!(
+        gen.status.success(),
+        "{}",
+        String::from_utf8_lossy(&gen.stderr)
+    );
+    let el = el.to_str().unwrap();
+    assert_eq!(preset_levels(el, 3), boomeramg_levels(work.path(), el, 3));
 }

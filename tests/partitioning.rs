@@ -156,7 +156,8 @@ fn partition_file_from_the_cli_gives_the_same_report_as_the_method() {
 
 /// Issue 6's acceptance: on `gen:elasticity3d:30 --permute 1`, 64 x 16,
 /// node-aware-3 sends fewer network messages from its busiest rank than the
-/// standard exchange on every level (measured 545 -> 4 on level 0).
+/// standard exchange on every level where it sends more than one (measured
+/// 545 -> 4 on level 0), and never more.
 #[test]
 fn node_aware_3_cuts_the_busiest_ranks_network_messages_on_every_level() {
     let (a, m) = permuted_elasticity_30();
@@ -168,7 +169,8 @@ fn node_aware_3_cuts_the_busiest_ranks_network_messages_on_every_level() {
         let l = s.level;
         let spmv = |x: &analysis::LevelAnalysis| x.op(Op::Spmv).unwrap().summary.clone();
         let (s, n) = (spmv(s), spmv(n));
-        if s.messages.max_inter_node_sent > 0 {
+        // One message is the floor: a rank that sends any sends one.
+        if s.messages.max_inter_node_sent > 1 {
             assert!(
                 n.messages.max_inter_node_sent < s.messages.max_inter_node_sent,
                 "level {l}: {:?} vs {:?}",
@@ -176,6 +178,7 @@ fn node_aware_3_cuts_the_busiest_ranks_network_messages_on_every_level() {
                 s.messages
             );
         }
+        assert!(n.messages.max_inter_node_sent <= s.messages.max_inter_node_sent);
         // At most one message per pair of nodes crosses the network.
         assert!(n.messages.inter_node <= (m.nodes * (m.nodes - 1)) as u64);
         assert!(n.bytes.inter_node <= s.bytes.inter_node);

@@ -9,8 +9,7 @@
 //! - [`pmis`]: parallel modified independent set (De Sterck, Yang and Heys,
 //!   SIMAX 2006): C points form a maximal set of points no two of which
 //!   are strongly connected (heuristic H2).
-//! - [`hmis`]: one RS pass, then PMIS on the points it left without a
-//!   strong C point (De Sterck, Yang and Heys 2006; hypre's HMIS).
+//! - HMIS is hypre's own, in `super::hypre`.
 //! - [`cljp`]: Cleary-Luby-Jones-Plassmann (Cleary et al. 1998): random
 //!   independent sets with the weight updates that make points which
 //!   influence C points, or are interpolated through them, F points.
@@ -197,27 +196,6 @@ pub fn pmis(s: &RawCsr, st: &RawCsr, seed: u64) -> Splitting {
         })
         .collect();
     independent_set_rounds(s, st, &random_measures(st, seed), &mut state, true);
-    state.iter().map(|&x| x == C).collect()
-}
-
-/// HMIS: the RS first pass, then PMIS rounds for the points it left as F
-/// without a strong C point although they depend on others. Here every F
-/// point with strong dependencies ends with a strong C point.
-pub fn hmis(s: &RawCsr, st: &RawCsr, seed: u64) -> Splitting {
-    let first = rs(s, st, false);
-    let mut state: Vec<u8> = (0..s.nrows)
-        .map(|i| {
-            let si = s.row(i).0;
-            if first[i] {
-                C
-            } else if !si.is_empty() && !si.iter().any(|&j| first[j as usize]) {
-                U
-            } else {
-                F
-            }
-        })
-        .collect();
-    independent_set_rounds(s, st, &random_measures(st, seed), &mut state, false);
     state.iter().map(|&x| x == C).collect()
 }
 
@@ -618,6 +596,14 @@ mod tests {
                 }
             }
         })
+    }
+
+    /// hypre's HMIS (super::hypre) as a splitting.
+    fn hmis(s: &RawCsr, st: &RawCsr, _seed: u64) -> Splitting {
+        let _ = st;
+        let g = crate::amg::hypre::graph_of(s);
+        let cf = crate::amg::hypre::hmis(&g, &g.transpose(), 0);
+        cf.iter().map(|&x| x >= 0).collect()
     }
 
     #[test]

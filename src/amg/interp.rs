@@ -12,7 +12,7 @@
 //! - [`extended_i`]: extended+i interpolation (De Sterck, Falgout, Nolting
 //!   and Yang 2008; hypre `interp_type 6`): distance-two, through the
 //!   strong C points of strong F neighbours.
-//! - [`truncate`]: hypre's truncation (`trunc_factor`, `P_max_elmts`),
+//! - truncation (`trunc_factor`, `P_max_elmts`) is hypre's own, in `super::hypre`,
 //!   keeping each row's sum.
 //!
 //! `direct` and `classical` follow PyAMG's operation order (see `raw`), so
@@ -354,44 +354,6 @@ pub(crate) fn extended_i(
     )
 }
 
-/// hypre's interpolation truncation, row by row: drop entries below
-/// `trunc_factor * max |p_ij|`, then keep the `max_elmts` largest in
-/// magnitude (0: no limit), scaling the kept entries so that the row sum is
-/// unchanged.
-pub fn truncate(p: &RawCsr, trunc_factor: f64, max_elmts: usize) -> RawCsr {
-    RawCsr::from_row_fn(p.nrows, p.ncols, |i, cols, vals| {
-        let (pj, px) = p.row(i);
-        let mut row: Vec<(u32, f64)> = pj.iter().copied().zip(px.iter().copied()).collect();
-        let sum: f64 = row.iter().map(|e| e.1).sum();
-        let mut changed = false;
-        if trunc_factor > 0.0 {
-            let max = row.iter().fold(0.0f64, |m, e| m.max(e.1.abs()));
-            let before = row.len();
-            row.retain(|e| e.1.abs() >= trunc_factor * max);
-            changed |= row.len() != before;
-        }
-        if max_elmts > 0 && row.len() > max_elmts {
-            // Largest magnitude first; ties by column for determinism.
-            row.sort_by(|x, y| y.1.abs().total_cmp(&x.1.abs()).then(x.0.cmp(&y.0)));
-            row.truncate(max_elmts);
-            changed = true;
-        }
-        if changed {
-            let kept: f64 = row.iter().map(|e| e.1).sum();
-            if kept != 0.0 {
-                let scale = sum / kept;
-                for e in row.iter_mut() {
-                    e.1 *= scale;
-                }
-            }
-        }
-        for (j, x) in row {
-            cols.push(j);
-            vals.push(x);
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -465,28 +427,6 @@ mod tests {
         // Direct interpolation only sees the strong C point and scales its
         // weight to keep the row sum: alpha = (-2) / (-1), w = -alpha a_10 / a_11 = 1.
         assert_eq!(direct(&a, &c, &split).row(1).1, &[1.0]);
-    }
-
-    #[test]
-    fn truncation_keeps_the_largest_and_the_row_sum() {
-        let p = RawCsr::from_row_fn(1, 4, |_, c, v| {
-            c.extend([0, 1, 2, 3]);
-            v.extend([0.1, 0.5, -0.1, 0.3]);
-        });
-        // Two largest: 0.5, 0.3, scaled by 0.8 / 0.8 = 1 (the sum is kept).
-        let t = truncate(&p, 0.0, 2);
-        assert_eq!(t.row(0).0, &[1, 3]);
-        assert_eq!(t.row(0).1, &[0.5, 0.3]);
-        // trunc_factor 0.5: keep |p| >= 0.25: 0.5 and 0.3, sum 0.8 kept.
-        let t = truncate(&p, 0.5, 0);
-        assert_eq!(t.row(0).0, &[1, 3]);
-        // Three largest: 0.5, 0.3 and the first 0.1 (tie broken by column),
-        // scaled by 0.8 / 0.9.
-        let t = truncate(&p, 0.0, 3);
-        assert_eq!(t.row(0).0, &[1, 3, 0]);
-        let sum: f64 = t.row(0).1.iter().sum();
-        assert!((sum - 0.8).abs() < 1e-15);
-        assert!((t.row(0).1[0] - 0.5 * 0.8 / 0.9).abs() < 1e-15);
     }
 
     #[test]

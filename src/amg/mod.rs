@@ -9,6 +9,7 @@
 mod coarsen;
 pub mod diagnose;
 pub mod glibc_rand;
+mod hypre;
 mod interp;
 pub mod levels_io;
 mod rap;
@@ -34,9 +35,8 @@ pub enum Coarsening {
     Rs2,
     /// Parallel modified independent set (De Sterck, Yang, Heys 2006).
     Pmis,
-    /// HMIS: the RS first pass, then PMIS for the points it left without a
-    /// strong C point, over the whole matrix (hypre's default splitting,
-    /// without ranks).
+    /// hypre's HMIS on one rank: its Ruge-Stueben first pass, then PMIS
+    /// with hypre_Rand seeded 2747 (with extended+i, hypre's whole setup).
     Hmis,
     /// HMIS as RAPtor 2018 runs it on the ranks' row blocks: RS first
     /// pass within each rank, rank-boundary rows undecided again, then
@@ -158,8 +158,10 @@ impl Options {
 /// Named settings that choose everything at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Preset {
-    /// BoomerAMG's defaults: signed strength theta 0.25, max_row_sum 0.9,
-    /// HMIS, extended+i with P_max_elmts 4, max_coarse 9, max_levels 25.
+    /// BoomerAMG's defaults, built as hypre 2.26 builds them on one rank
+    /// (same rows and nonzeros per level): signed strength theta 0.25,
+    /// max_row_sum 0.9, HMIS, extended+i with P_max_elmts 4, max_coarse 9,
+    /// max_levels 25.
     Hypre,
     /// PyAMG's `ruge_stuben_solver` defaults: abs classical strength theta
     /// 0.25, RS without second pass, classical interpolation, max_coarse
@@ -388,6 +390,10 @@ pub fn build_ranked(
             num_functions: nf,
         });
     }
+    if o.coarsening == Coarsening::Hmis && o.interpolation == Interpolation::ExtendedI {
+        // BoomerAMG's own setup, in its entry order.
+        return hypre::build(RawCsr::from_csr_owned(a), o, progress);
+    }
     if blocks.first() != Some(&0)
         || blocks.last() != Some(&a.rows())
         || blocks.windows(2).any(|w| w[0] > w[1])
@@ -447,7 +453,11 @@ pub fn build_ranked(
             Coarsening::Rs => coarsen::rs(&s, &st, false),
             Coarsening::Rs2 => coarsen::rs(&s, &st, true),
             Coarsening::Pmis => coarsen::pmis(&s, &st, seed),
-            Coarsening::Hmis => coarsen::hmis(&s, &st, seed),
+            Coarsening::Hmis => {
+                let g = hypre::graph_of(&s);
+                let cf = hypre::hmis(&g, &g.transpose(), 0);
+                cf.iter().map(|&x| x >= 0).collect()
+            }
             Coarsening::Cljp => coarsen::cljp(&s, &st, seed),
             Coarsening::HmisRaptor | Coarsening::CljpRaptor => {
                 let mut random = vec![0.0; current.nrows];
@@ -477,7 +487,7 @@ pub fn build_ranked(
             Interpolation::ExtendedI => interp::extended_i(&current, &c, &splitting, fns),
         };
         if o.p_max_elmts > 0 || o.trunc_factor > 0.0 {
-            p = interp::truncate(&p, o.trunc_factor, o.p_max_elmts);
+            p = hypre::truncate(&p, o.trunc_factor, o.p_max_elmts);
         }
         // The strength matrix is done with: free it before the product,
         // the setup's memory peak.

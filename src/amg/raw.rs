@@ -84,6 +84,24 @@ impl RawCsr {
             |i| self.indptr[i + 1] - self.indptr[i],
             |i, cols, vals| {
                 let (c, v) = self.row(i);
+                if c.len() <= 64 {
+                    // Short rows (all of AMG's but the densest coarse
+                    // ones): an insertion sort in place, no allocation.
+                    cols.copy_from_slice(c);
+                    vals.copy_from_slice(v);
+                    for k in 1..cols.len() {
+                        let (j, x) = (cols[k], vals[k]);
+                        let mut t = k;
+                        while t > 0 && cols[t - 1] > j {
+                            cols[t] = cols[t - 1];
+                            vals[t] = vals[t - 1];
+                            t -= 1;
+                        }
+                        cols[t] = j;
+                        vals[t] = x;
+                    }
+                    return;
+                }
                 let mut order: Vec<usize> = (0..c.len()).collect();
                 order.sort_unstable_by_key(|&k| c[k]);
                 for (k, &o) in order.iter().enumerate() {

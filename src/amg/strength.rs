@@ -35,8 +35,9 @@ use crate::matrix::Csr;
 pub enum Rule {
     /// PyAMG's classical: `|a_ij| >= theta max_k |a_ik|`.
     Abs,
-    /// hypre's and RAPtor's: `-a_ij >= theta max_k(-a_ik)` (sign of the
-    /// diagonal taken into account), with `max_row_sum`.
+    /// hypre's: `-a_ij > theta max_k(-a_ik)` (sign of the diagonal taken
+    /// into account; strictly, as `hypre_BoomerAMGCreateS`), with
+    /// `max_row_sum`.
     Signed,
     /// PyAMG's symmetric: `|a_ij|^2 >= theta^2 |a_ii a_jj|`.
     Symmetric,
@@ -167,7 +168,7 @@ pub(crate) fn strength_on(a: &RawCsr, o: &StrengthOptions, functions: Functions)
                 || match (o.rule, threshold) {
                     (_, None) => false,
                     (Rule::Abs, Some((t, _))) => same_function(j) && x.abs() >= t,
-                    (Rule::Signed, Some((t, s))) => same_function(j) && -s * x >= t,
+                    (Rule::Signed, Some((t, s))) => same_function(j) && -s * x > t,
                     (Rule::Symmetric, Some((t, _))) => {
                         same_function(j) && x * x >= t * diags[j as usize]
                     }
@@ -340,6 +341,9 @@ mod tests {
         let s = strength(&a, &o);
         assert_eq!(s.row(0).0, &[0]);
         assert_eq!(s.row(2).0, &[2, 0, 1]);
+        // Strictly above: -0.25 is exactly theta times -1, so weak.
+        let a = row_matrix(&[&[(0, 4.0), (1, -1.0), (2, -0.25)]]);
+        assert_eq!(strength(&a, &opts(Rule::Signed, 0.25)).row(0).0, &[0, 1]);
     }
 
     #[test]
@@ -391,8 +395,9 @@ mod tests {
         assert_eq!(s.row(1).0, &[1]);
         assert_eq!(s.row(2).0, &[2, 0]);
         assert_eq!(s.row(3).0, &[3]);
-        // hypre's signed rule with theta 0.5 keeps -1 (>= not >) in row 0.
-        assert_eq!(strength(&a, &opts(Rule::Signed, 0.5)).row(0).0, &[0, 1, 2]);
+        // hypre's signed rule is strict too (CreateS: weak when a_ij >=
+        // theta min_k a_ik): it also leaves -1 out of row 0.
+        assert_eq!(strength(&a, &opts(Rule::Signed, 0.5)).row(0).0, &[0, 1]);
     }
 
     #[test]

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# BoomerAMG setup benchmark (issue 39): `amgcomm hierarchy --preset hypre`
+# against HYPRE_BoomerAMGSetup (tools/hypre_levels.c, hypre's defaults) on
+# RANKS MPI ranks of the same cores, alternating so both see the same load.
+# Input is excluded on both sides: amgcomm's "hierarchy set up in" line,
+# the program's setup_seconds (the slowest rank). Also checks that both
+# build the same levels (rows and nonzeros) on 1 rank.
+#
+#   scripts/bench_hypre.sh [N] [ROUNDS] [RANKS]    # 7-point Laplacian N^3, default 100
+# Needs mpicc, mpirun and libhypre-dev (apt-get install openmpi-bin
+# libopenmpi-dev libhypre-dev).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-100}
+ROUNDS=${2:-5}
+RANKS=${3:-2}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+cargo build --release --quiet --bin amgcomm
+BIN=target/release/amgcomm
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+mpicc -O2 tools/hypre_levels.c -I/usr/include/hypre -lHYPRE -lm -o "$TMP/hypre_levels"
+echo "gen:poisson3d:$N, $(nproc) cores, $(date -u +%Y-%m-%d), hypre on $RANKS ranks"
+
+"$BIN" hierarchy "gen:poisson3d:$N" --preset hypre --json "$TMP/a.json" >/dev/null
+python3 -c "import json,sys; [print(i, l['rows'], l['nnz']) for i, l in enumerate(json.load(open(sys.argv[1]))['levels'])]" "$TMP/a.json" > "$TMP/a.txt"
+mpirun -n 1 "$TMP/hypre_levels" "lap:$N" | grep -v setup_seconds > "$TMP/h.txt"
+if cmp -s "$TMP/a.txt" "$TMP/h.txt"; then echo "levels: identical to hypre on 1 rank"; else echo "levels differ:"; diff "$TMP/a.txt" "$TMP/h.txt" || true; fi
+
+a=(); h=()
+for r in $(seq "$ROUNDS"); do
+  a+=("$("$BIN" hierarchy "gen:poisson3d:$N" --preset hypre | sed -n 's/.*hierarchy set up in \([0-9.]*\) s/\1/p')")
+  h+=("$(mpirun -n "$RANKS" --oversubscribe "$TMP/hypre_levels" "lap:$N" | sed -n 's/setup_seconds //p')")
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+ma=$(median "${a[@]}"); mh=$(median "${h[@]}")
+echo "amgcomm setup (s): ${a[*]}"
+echo "hypre setup (s):   ${h[*]}"
+awk -v a="$ma" -v h="$mh" 'BEGIN { printf "medians %.3f s and %.3f s, amgcomm / hypre = %.2f\n", a, h, a / h }'
