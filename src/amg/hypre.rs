@@ -22,7 +22,7 @@
 
 use super::raw::RawCsr;
 use super::strength::{self, Rule};
-use super::{BuildError, Hierarchy, Level, Options, SetupTimes};
+use super::{BuildError, Hierarchy, Level, Options, SetupTimes, Stopwatch};
 
 /// hypre's CF_marker values (par_coarsen.c).
 const C_PT: i8 = 1;
@@ -32,43 +32,24 @@ const SF_PT: i8 = -3;
 const UNDECIDED: i8 = 0;
 
 /// A strength graph: row `i` lists the points `i` strongly depends on, in
-/// the order of `A`'s row (diagonal left out).
+/// the order of `A`'s row (diagonal left out). Its transpose is
+/// [`RawCsr::transpose`]'s counting sort: row `j` lists the points that
+/// depend on `j` by increasing index, as hypre's `hypre_CSRMatrixTranspose`.
 #[derive(Clone, Debug)]
-pub(crate) struct Graph {
-    pub indptr: Vec<usize>,
-    pub indices: Vec<u32>,
-}
+pub(crate) struct Graph(RawCsr);
 
 impl Graph {
     #[inline]
     pub fn row(&self, i: usize) -> &[u32] {
-        &self.indices[self.indptr[i]..self.indptr[i + 1]]
+        self.0.row(i).0
     }
 
     pub fn rows(&self) -> usize {
-        self.indptr.len() - 1
+        self.0.nrows
     }
 
-    /// The transpose by counting sort: row `j` lists the points that
-    /// depend on `j`, by increasing index.
     pub fn transpose(&self) -> Graph {
-        let n = self.rows();
-        let mut indptr = vec![0usize; n + 1];
-        for &j in &self.indices {
-            indptr[j as usize + 1] += 1;
-        }
-        for j in 0..n {
-            indptr[j + 1] += indptr[j];
-        }
-        let mut next = indptr.clone();
-        let mut indices = vec![0u32; self.indices.len()];
-        for i in 0..n {
-            for &j in self.row(i) {
-                indices[next[j as usize]] = i as u32;
-                next[j as usize] += 1;
-            }
-        }
-        Graph { indptr, indices }
+        Graph(self.0.transpose())
     }
 }
 
@@ -121,10 +102,7 @@ pub(crate) fn create_s(a: &RawCsr, theta: f64, max_row_sum: f64, dof: Option<&[u
             }
         }
     });
-    Graph {
-        indptr: s.indptr,
-        indices: s.indices,
-    }
+    Graph(s)
 }
 
 /// hypre_max and hypre_min: `a < b ? b : a` and `a < b ? a : b`.
@@ -760,23 +738,15 @@ pub(crate) fn build(
     let mut dof: Option<Vec<u8>> = (nf > 1).then(|| (0..a.nrows).map(|i| (i % nf) as u8).collect());
     let mut levels = Vec::new();
     let mut times = SetupTimes::default();
-    let mut clock = std::time::Instant::now();
-    let mut lap = |t: &mut f64| {
-        *t += clock.elapsed().as_secs_f64();
-        clock = std::time::Instant::now();
-    };
+    let mut clock = Stopwatch::start();
+    let mut lap = |t: &mut f64| clock.lap(t);
     let mut current = diagonal_first(a);
-    let last = |a: RawCsr| Level {
-        a: a.into_csr(),
-        p: None,
-        coarse_points: Vec::new(),
-    };
     loop {
         progress(levels.len(), current.nrows);
         let coarsest = levels.len() + 1 >= o.max_levels
             || (!levels.is_empty() && current.nrows <= o.max_coarse);
         if coarsest {
-            levels.push(last(current));
+            levels.push(Level::coarsest(current));
             break;
         }
         lap(&mut 0.0);
@@ -803,7 +773,7 @@ pub(crate) fn build(
             .filter(|&i| cf[i as usize] >= 0)
             .collect();
         if coarse_points.is_empty() || coarse_points.len() == cf.len() {
-            levels.push(last(current));
+            levels.push(Level::coarsest(current));
             break;
         }
         let p = ext_pi(
@@ -837,14 +807,25 @@ pub(crate) fn build(
 /// The strength pattern of a strength matrix, diagonal left out, order
 /// kept.
 pub(crate) fn graph_of(c: &RawCsr) -> Graph {
-    let mut indptr = Vec::with_capacity(c.nrows + 1);
-    let mut indices = Vec::with_capacity(c.nnz());
-    indptr.push(0);
-    for i in 0..c.nrows {
-        indices.extend(c.row(i).0.iter().filter(|&&j| j as usize != i));
-        indptr.push(indices.len());
-    }
-    Graph { indptr, indices }
+    Graph(RawCsr::from_row_fn(c.nrows, c.ncols, |i, cols, vals| {
+        let (cc, cv) = c.row(i);
+        for (&j, &x) in cc.iter().zip(cv) {
+            if j as usize != i {
+                cols.push(j);
+                vals.push(x);
+            }
+        }
+    }))
+}
+
+/// hypre's HMIS (rank 0) on a strength matrix of the generic setup, as
+/// C points.
+pub(crate) fn hmis_splitting(s: &RawCsr) -> Vec<bool> {
+    let g = graph_of(s);
+    hmis(&g, &g.transpose(), 0)
+        .iter()
+        .map(|&x| x >= 0)
+        .collect()
 }
 
 #[cfg(test)]

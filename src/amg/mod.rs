@@ -298,6 +298,32 @@ pub struct Level {
     pub coarse_points: Vec<u32>,
 }
 
+impl Level {
+    /// The coarsest level: its operator alone.
+    fn coarsest(a: RawCsr) -> Level {
+        Level {
+            a: a.into_csr(),
+            p: None,
+            coarse_points: Vec::new(),
+        }
+    }
+}
+
+/// Wall time of the setup's steps: each lap adds the seconds since the
+/// last one to a step's total.
+struct Stopwatch(std::time::Instant);
+
+impl Stopwatch {
+    fn start() -> Stopwatch {
+        Stopwatch(std::time::Instant::now())
+    }
+
+    fn lap(&mut self, total: &mut f64) {
+        *total += self.0.elapsed().as_secs_f64();
+        self.0 = std::time::Instant::now();
+    }
+}
+
 /// Bytes the setup holds at its peak for a level 0 of `rows` rows and
 /// `nnz` nonzeros (the matrix, strength, `P`, the Galerkin products and
 /// the coarse levels): 40 per nonzero and 640 per row, 1.1 to 1.4 times
@@ -390,10 +416,6 @@ pub fn build_ranked(
             num_functions: nf,
         });
     }
-    if o.coarsening == Coarsening::Hmis && o.interpolation == Interpolation::ExtendedI {
-        // BoomerAMG's own setup, in its entry order.
-        return hypre::build(RawCsr::from_csr_owned(a), o, progress);
-    }
     if blocks.first() != Some(&0)
         || blocks.last() != Some(&a.rows())
         || blocks.windows(2).any(|w| w[0] > w[1])
@@ -402,6 +424,10 @@ pub fn build_ranked(
             rows: a.rows(),
             ranks: blocks.len().saturating_sub(1),
         });
+    }
+    if o.coarsening == Coarsening::Hmis && o.interpolation == Interpolation::ExtendedI {
+        // BoomerAMG's own setup, in its entry order.
+        return hypre::build(RawCsr::from_csr_owned(a), o, progress);
     }
     // RAPtor draws each rank's weights once, from its first row, and uses
     // them by local index on every level (form_rand_weights).
@@ -421,21 +447,13 @@ pub fn build_ranked(
     let mut functions: Option<Vec<u8>> = None;
     let mut levels = Vec::new();
     let mut times = SetupTimes::default();
-    let mut clock = std::time::Instant::now();
-    let mut lap = |t: &mut f64| {
-        *t += clock.elapsed().as_secs_f64();
-        clock = std::time::Instant::now();
-    };
+    let mut clock = Stopwatch::start();
+    let mut lap = |t: &mut f64| clock.lap(t);
     let mut current = RawCsr::from_csr_owned(a);
     loop {
         progress(levels.len(), current.nrows);
-        let last = |current: RawCsr| Level {
-            a: current.into_csr(),
-            p: None,
-            coarse_points: Vec::new(),
-        };
         if levels.len() + 1 >= o.max_levels || current.nrows <= o.max_coarse {
-            levels.push(last(current));
+            levels.push(Level::coarsest(current));
             break;
         }
         lap(&mut 0.0);
@@ -453,11 +471,7 @@ pub fn build_ranked(
             Coarsening::Rs => coarsen::rs(&s, &st, false),
             Coarsening::Rs2 => coarsen::rs(&s, &st, true),
             Coarsening::Pmis => coarsen::pmis(&s, &st, seed),
-            Coarsening::Hmis => {
-                let g = hypre::graph_of(&s);
-                let cf = hypre::hmis(&g, &g.transpose(), 0);
-                cf.iter().map(|&x| x >= 0).collect()
-            }
+            Coarsening::Hmis => hypre::hmis_splitting(&s),
             Coarsening::Cljp => coarsen::cljp(&s, &st, seed),
             Coarsening::HmisRaptor | Coarsening::CljpRaptor => {
                 let mut random = vec![0.0; current.nrows];
@@ -478,7 +492,7 @@ pub fn build_ranked(
             .collect();
         if coarse_points.is_empty() || coarse_points.len() == splitting.len() {
             // Coarsening stalled.
-            levels.push(last(current));
+            levels.push(Level::coarsest(current));
             break;
         }
         let mut p = match o.interpolation {
