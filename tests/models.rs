@@ -15,8 +15,45 @@ fn reproduce_json_is_within_one_percent_of_every_printed_value() {
     // 3 localities and 2 copies x 18 sizes, mult 4 x 18, split 4 x 16,
     // each within 25%; the published GPU off-node 4 B median is 6.3 us
     // (../shared/reference/lassen/README.md, reference values).
-    let (lassen, cases): (Vec<_>, Vec<_>) =
-        (all.iter()).partition(|c| c["case"].as_str().unwrap().starts_with("Lassen"));
+    let (measured, cases): (Vec<_>, Vec<_>) = (all.iter()).partition(|c| {
+        let name = c["case"].as_str().unwrap();
+        ["Lassen", "El Capitan", "Perlmutter"]
+            .iter()
+            .any(|p| name.starts_with(p))
+    });
+    let of = |p: &str| -> Vec<&serde_json::Value> {
+        (measured.iter().copied())
+            .filter(|c| c["case"].as_str().unwrap().starts_with(p))
+            .collect()
+    };
+    // El Capitan (Tuolumne): 3 host and 2 GPU localities and 2 copies x
+    // 18 sizes, 7 injection counts; Perlmutter (Delta): its socket class.
+    assert_eq!(of("El Capitan").len(), 7 * 18 + 7);
+    assert_eq!(of("Perlmutter").len(), 18);
+    // Within 25% but where one alpha + s / R cannot follow the data:
+    // Tuolumne's copies within the APU's memory change path near 2 KiB
+    // (21-29 us below it, 42-79 us from 4 to 64 KiB), and its GPU-aware
+    // off-node ping-pong steps at its 32 KiB rendezvous threshold.
+    let (bent, fitted): (Vec<_>, Vec<_>) = (of("El Capitan").into_iter().chain(of("Perlmutter")))
+        .partition(|c| {
+            let name = c["case"].as_str().unwrap();
+            (name.contains("memcpy")
+                && [
+                    "4096 B", "8192 B", "16384 B", "32768 B", "65536 B", "524288 B",
+                ]
+                .iter()
+                .any(|s| name.contains(&format!(" {s} "))))
+                || name.contains("GPU ping-pong network 32768 B")
+        });
+    for c in &fitted {
+        assert!(c["rel_diff"].as_f64().unwrap().abs() < 0.25, "{c}");
+    }
+    assert_eq!(bent.len(), 13);
+    for c in &bent {
+        let r = c["rel_diff"].as_f64().unwrap().abs();
+        assert!((0.25..0.40).contains(&r), "{c}");
+    }
+    let lassen = of("Lassen");
     assert_eq!(lassen.len(), 5 * 18 + 4 * 18 + 4 * 16);
     for c in &lassen {
         assert!(c["rel_diff"].as_f64().unwrap().abs() < 0.25, "{c}");

@@ -23,7 +23,7 @@ fn data(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn a_refit_from_the_table_gives_each_preset() {
-    for name in ["lassen", "summit", "frontier"] {
+    for name in ["lassen", "summit", "frontier", "elcapitan", "perlmutter"] {
         let table = data(&format!("{name}.csv"));
         let (m, source, medians) = benchpress::refit(name, &table).unwrap();
         let preset = presets::preset(name).unwrap();
@@ -31,12 +31,18 @@ fn a_refit_from_the_table_gives_each_preset() {
         assert_eq!(m.gpus, preset.gpus, "{name}: the GPUs' parameters");
         assert!(m.gpus.is_some(), "{name} has its GPUs");
         assert_eq!(m.provenance, preset.provenance, "{name}");
+        let benchpress = ["lassen", "summit", "frontier"].contains(&name);
         assert!(
-            source[0].contains("BenchPress"),
+            source[0].contains(if benchpress {
+                "BenchPress"
+            } else {
+                "MPI Advance microbenchmarks"
+            }),
             "{name}: the table names its source"
         );
         // 18 sizes per measured class; Lassen and Summit also R_N's 40
-        // sender counts.
+        // sender counts, Tuolumne 7 active pair counts; Delta gives the
+        // socket class only (its off-node runs are Open MPI's).
         let pp = medians
             .iter()
             .filter(|m| matches!(m.experiment, Bench::Host(Experiment::PingPong(_))))
@@ -44,11 +50,13 @@ fn a_refit_from_the_table_gives_each_preset() {
         let inj = (medians.iter())
             .filter(|m| m.experiment == Bench::Host(Experiment::Injection))
             .count();
-        let classes = if name == "frontier" { 2 } else { 3 };
-        assert_eq!(
-            (pp, inj),
-            (18 * classes, if name == "frontier" { 0 } else { 40 })
-        );
+        let (classes, senders) = match name {
+            "frontier" => (2, 0),
+            "elcapitan" => (3, 7),
+            "perlmutter" => (1, 0),
+            _ => (3, 40),
+        };
+        assert_eq!((pp, inj), (18 * classes, senders), "{name}");
     }
     // The published Summit reference values (../shared/reference/summit
     // README: min of 3, median over pairs; on-socket 4 B 0.48 us, off-node
@@ -105,7 +113,7 @@ fn the_cli_refits_a_preset_and_shows_its_provenance() {
         &o,
         2,
         &[
-            "machine fit bluewaters: no BenchPress runs",
+            "machine fit bluewaters: no measured runs",
             "lassen, summit, frontier",
         ],
     );
@@ -651,4 +659,158 @@ fn gpu_requests_that_cannot_be_are_usage_errors() {
         let o = amgcomm(dir.path(), &args);
         refused(&o, 2, needles);
     }
+}
+
+/// The presets of today's machines (issue 40) drive analyze (CPU ranks
+/// and data on the GPUs), compare and scale, with advice; `machine list`
+/// shows every preset in one line each.
+#[test]
+fn todays_machines_drive_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for m in ["elcapitan", "aurora", "perlmutter"] {
+        let out = |k: &str| d.join(format!("{m}-{k}")).to_str().unwrap().to_string();
+        for (k, extra) in [
+            ("cpu", vec!["--advice"]),
+            (
+                "gpu",
+                vec![
+                    "--ranks-per-gpu",
+                    "2",
+                    "--strategy",
+                    "gpu-aware",
+                    "--advice",
+                ],
+            ),
+        ] {
+            let o = out(k);
+            let mut args = vec![
+                "analyze",
+                "gen:poisson3d:16",
+                "--machine",
+                m,
+                "--nodes",
+                "4",
+            ];
+            args.extend(extra);
+            args.extend(["--out", &o]);
+            let r = amgcomm(d, &args);
+            assert!(
+                r.status.success(),
+                "{m} {k}: {}",
+                String::from_utf8_lossy(&r.stderr)
+            );
+            let report: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(Path::new(&o).join("report.json")).unwrap(),
+            )
+            .unwrap();
+            assert_eq!(report["machine"]["name"], m);
+        }
+        let o = out("cmp");
+        let r = amgcomm(
+            d,
+            &[
+                "compare",
+                "gen:poisson3d:16",
+                "--machine",
+                m,
+                "--nodes",
+                "4",
+                "--variants",
+                "strategy=standard;strategy=node-aware-3",
+                "--out",
+                &o,
+            ],
+        );
+        assert!(
+            r.status.success(),
+            "{m}: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+        let o = out("scale");
+        let r = amgcomm(
+            d,
+            &[
+                "scale",
+                "gen:poisson3d:16",
+                "--machine",
+                m,
+                "--nodes",
+                "2,4",
+                "--out",
+                &o,
+            ],
+        );
+        assert!(
+            r.status.success(),
+            "{m}: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+    }
+    // machine list: the seven presets, one line each; the JSON counts
+    // every provenance line by its kind and gives each its dates.
+    let r = amgcomm(d, &["machine", "list"]);
+    assert!(r.status.success());
+    let text = String::from_utf8(r.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1 + presets::names().len());
+    let line = text.lines().find(|l| l.starts_with("elcapitan")).unwrap();
+    assert!(
+        line.contains("4 GPUs sharing the CPUs' memory") && line.contains("11136"),
+        "{line}"
+    );
+    let r = amgcomm(d, &["machine", "list", "--json"]);
+    let list: Vec<serde_json::Value> = serde_json::from_slice(&r.stdout).unwrap();
+    for (l, name) in list.iter().zip(presets::names()) {
+        assert_eq!(l["name"], name);
+        let m = presets::preset(name).unwrap();
+        let kinds: u64 = (0..4).map(|k| l["kinds"][k].as_u64().unwrap()).sum();
+        let notes = (m.provenance_or_default().iter())
+            .filter(|s| s.parameter.starts_with("note"))
+            .count() as u64;
+        assert_eq!(
+            kinds + notes,
+            m.provenance_or_default().len() as u64,
+            "{name}"
+        );
+        assert!(!l["dates"].as_str().unwrap().is_empty(), "{name}");
+    }
+    // Aurora has no public message measurement: no fitted line.
+    assert_eq!(list[5]["name"], "aurora");
+    assert_eq!(list[5]["kinds"][0], 0);
+}
+
+/// MPI Advance's outputs as `machine fit` reads them: a folder missing
+/// a run names it; a run without its sections is one line.
+#[test]
+fn hostile_microbenchmark_folders_are_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = amgcomm(
+        dir.path(),
+        &["machine", "fit", "elcapitan", dir.path().to_str().unwrap()],
+    );
+    refused(
+        &o,
+        1,
+        &["cpu_microbenchmarks_n2.f2Eam73EecfZ.out", "no such file"],
+    );
+    let runs = amgcomm::measure::locality_aware::Runs::of("elcapitan").unwrap();
+    for f in runs.cpu {
+        std::fs::write(
+            dir.path().join(f),
+            "0: Off-Node Ping-Pong:\n0: Size 1: 6e-06\n",
+        )
+        .unwrap();
+    }
+    for f in runs.gpu {
+        let text =
+            "Running standard GPU-Aware benchmarks\nGPU-Aware Off-Node Ping-Pong:\nSize 4: 1e-5\n";
+        std::fs::write(dir.path().join(f), text).unwrap();
+    }
+    let o = amgcomm(
+        dir.path(),
+        &["machine", "fit", "elcapitan", dir.path().to_str().unwrap()],
+    );
+    refused(&o, 1, &["no measured section 'On-NUMA Ping-Pong'"]);
+    let o = amgcomm(dir.path(), &["machine", "fit", "aurora", "x"]);
+    refused(&o, 2, &["aurora: no measured runs to fit it from"]);
 }

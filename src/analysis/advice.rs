@@ -15,7 +15,7 @@ use super::{Analysis, Options};
 use crate::amg::Hierarchy;
 use crate::comm::node_aware::Strategy;
 use crate::comm::Op;
-use crate::machine::{Machine, Placement};
+use crate::machine::{Machine, Memory, Placement};
 use crate::partition::methods::{Method, MethodOptions};
 use crate::partition::{CoarseRule, Fine};
 
@@ -141,9 +141,12 @@ fn alternatives(s: &Setup) -> Vec<(Vec<String>, Variant)> {
             },
         ));
     };
-    // The strategies that move the data where it is (host or GPUs).
+    // The strategies that move the data where it is (host or GPUs); on
+    // GPUs sharing the CPUs' memory, none that stages through a host
+    // memory that is not there.
+    let shared = (s.machine.gpus.as_ref()).is_some_and(|g| g.memory == Memory::Shared);
     for st in Strategy::all(run.strategy.is_device()) {
-        if st != run.strategy {
+        if st != run.strategy && !(shared && st.stages()) {
             add(
                 "--strategy",
                 st.name(),
@@ -351,5 +354,45 @@ mod tests {
             ))
         );
         assert_eq!(offered(Allocation::Contiguous), None);
+    }
+
+    /// On GPUs with their own memory every other device strategy is
+    /// tried; on APUs (El Capitan's MI300A share the CPUs' HBM) none
+    /// that stages through a host memory.
+    #[test]
+    fn apus_are_offered_no_staging() {
+        let fine = Fine::Method(Method::Contiguous);
+        let options = Options {
+            model: crate::model::Model::default(),
+            strategy: Strategy::GpuAware,
+            ops: crate::comm::Ops::of(&[crate::comm::Op::Spmv]),
+            keep_patterns: false,
+            cycle: None,
+        };
+        let strategies = |name: &str| {
+            let machine = crate::machine::presets::preset(name)
+                .unwrap()
+                .on_devices(2)
+                .unwrap();
+            let s = Setup {
+                machine: &machine,
+                fine: &fine,
+                methods: MethodOptions::default(),
+                coarse: CoarseRule::Inherit,
+                options: &options,
+            };
+            alternatives(&s)
+                .into_iter()
+                .filter(|(flags, _)| flags[0] == "--strategy")
+                .map(|(flags, _)| flags[1].clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            strategies("frontier"),
+            ["staged", "staged-node-aware", "split"]
+        );
+        assert!(strategies("elcapitan").is_empty());
+        assert!(Strategy::Split.stages() && !Strategy::GpuAware.stages());
+        assert!(!Strategy::NodeAware3.stages());
     }
 }

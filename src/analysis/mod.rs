@@ -882,6 +882,7 @@ mod tests {
                 rate: 5e9,
             },
             work: Default::default(),
+            memory: Default::default(),
         });
         let m = m.on_devices(2).unwrap();
         // GPU 0 needs 1 value of GPU 1 (same node, other socket) and 100

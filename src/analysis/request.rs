@@ -799,7 +799,7 @@ pub fn place_data(
     };
     if m.gpus.is_none() {
         return Err(RequestError::Field(format!(
-            "{field}: machine {} has no GPUs to hold the data (the presets lassen, summit and frontier have; a machine file gives them with a \"gpus\" object)",
+            "{field}: machine {} has no GPUs to hold the data (every preset but bluewaters has; a machine file gives them with a \"gpus\" object)",
             m.name
         )));
     }

@@ -16,8 +16,8 @@ use crate::partition::{CoarseRule, Fine};
 #[derive(Args, Debug)]
 #[command(next_help_heading = "Machine")]
 pub(crate) struct MachineArgs {
-    /// Machine: a preset (bluewaters, lassen, summit, frontier; amgcomm
-    /// machine show NAME) or a JSON file with name, nodes, ppn,
+    /// Machine: a preset (bluewaters, lassen, summit, frontier,
+    /// elcapitan, aurora, perlmutter; amgcomm machine list) or a JSON file with name, nodes, ppn,
     /// sockets_per_node, nodes_per_router or network [, placement,
     /// allocation, params].
     #[arg(long, default_value = "bluewaters", value_name = "NAME|FILE")]

@@ -12,8 +12,15 @@ use crate::report::{pretty_json as json, text};
 
 #[derive(Subcommand, Debug)]
 pub(crate) enum MachineCommand {
-    /// Print a machine (a preset: bluewaters, lassen, summit, frontier;
-    /// or a JSON file) with its parameters and where each comes from;
+    /// Every preset, one line each: its node, network and size, and the
+    /// dates and kinds of its sources.
+    List {
+        /// A JSON list instead of the table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a machine (a preset: bluewaters, lassen, summit, frontier,
+    /// elcapitan, aurora, perlmutter; or a JSON file) with its parameters and where each comes from;
     /// --json gives a file to edit and pass back with --machine FILE.json.
     Show {
         /// A preset or FILE.json.
@@ -27,11 +34,12 @@ pub(crate) enum MachineCommand {
     /// calibrate's fits, from the BenchPress outputs they came from or
     /// from a table of their medians; prints the preset's machine file.
     Fit {
-        /// lassen, summit or frontier.
+        /// lassen, summit, frontier (BenchPress runs), elcapitan or
+        /// perlmutter (MPI Advance's microbenchmarks).
         preset: String,
-        /// A folder of the preset's BenchPress outputs (as
-        /// ../shared/reference/lassen/), or a table of medians
-        /// (--write-table's).
+        /// A folder of the preset's outputs (as ../shared/reference/lassen/
+        /// or locality_aware's benchmark_tests/tuolumne/), or a table of
+        /// medians (--write-table's).
         from: PathBuf,
         /// Also write the medians as a table (the project's CSV, naming
         /// its source).
@@ -67,6 +75,10 @@ pub(crate) enum ModelsCommand {
 
 pub(crate) fn machine(c: MachineCommand) -> Result<(), Error> {
     match c {
+        MachineCommand::List { json: j } => {
+            let list = crate::machine::presets::listing();
+            emit(&if j { json(&list) } else { text::listing(&list) })
+        }
         MachineCommand::Show { machine, json: j } => {
             let m = Machine::named_or_file(&machine)?;
             emit(&if j { json(&m) } else { text::machine(&m) })
@@ -78,7 +90,7 @@ pub(crate) fn machine(c: MachineCommand) -> Result<(), Error> {
         } => {
             use crate::measure::benchpress;
             // Before anything is read: a usage error.
-            benchpress::Runs::named(&preset)
+            benchpress::fittable(&preset)
                 .map_err(|e| Error::Usage(format!("machine fit {}", e.0)))?;
             let mut plan = crate::output::Plan::new();
             plan.input(&from);
@@ -112,7 +124,7 @@ pub(crate) fn machine(c: MachineCommand) -> Result<(), Error> {
 pub(crate) fn models(c: ModelsCommand) -> Result<(), Error> {
     let ModelsCommand::Reproduce { json: j } = c;
     let mut cases = reproduce::cases()?;
-    cases.extend(reproduce::lassen_cases()?);
+    cases.extend(reproduce::measured_cases()?);
     emit(&if j {
         json(&cases)
     } else {

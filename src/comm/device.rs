@@ -194,6 +194,7 @@ mod tests {
             h2d: r,
             d2h: r,
             work: Default::default(),
+            memory: Default::default(),
         });
         m.on_devices(2).unwrap()
     }

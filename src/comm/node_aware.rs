@@ -78,6 +78,13 @@ impl Strategy {
         )
     }
 
+    /// Whether it copies device data to host buffers and back (every
+    /// device strategy but `gpu-aware`): pointless where the GPUs share
+    /// the CPUs' memory.
+    pub fn stages(self) -> bool {
+        self.is_device() && self != Strategy::GpuAware
+    }
+
     /// The strategies for data in host memory (`device = false`) or on
     /// the GPUs, in `--strategy`'s order.
     pub fn all(device: bool) -> Vec<Strategy> {

@@ -36,6 +36,32 @@ pub struct Gpus {
     /// The work around device messages (terms `kernel` and `devicempi`).
     #[serde(default)]
     pub work: DeviceWork,
+    /// Whether the GPUs have memory of their own or share the CPUs'
+    /// (an APU: El Capitan's MI300A). With `shared` there is no host
+    /// memory to stage through: `h2d` and `d2h` are copies within the one
+    /// memory, and the advice offers no strategy that stages.
+    #[serde(default, skip_serializing_if = "Memory::is_discrete")]
+    pub memory: Memory,
+}
+
+/// Where a node's GPUs keep their data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Memory {
+    /// Memory of their own, behind a link to the host (PCIe, NVLink,
+    /// Infinity Fabric): a copy crosses it.
+    #[default]
+    Discrete,
+    /// The CPUs' memory (one HBM per APU): a host buffer and a device
+    /// buffer are two places in one memory.
+    Shared,
+}
+
+impl Memory {
+    /// The default, left out of machine files.
+    pub fn is_discrete(&self) -> bool {
+        *self == Memory::Discrete
+    }
 }
 
 /// What a device exchange does besides moving bytes (BenchPress
@@ -158,7 +184,7 @@ impl Machine {
     pub fn on_devices(mut self, k: usize) -> Result<Machine, MachineError> {
         let Some(g) = &self.gpus else {
             return Err(MachineError::Allocation(format!(
-                "request.ranks_per_gpu: machine {} has no GPUs (a machine file's \"gpus\" object gives them; the presets lassen, summit and frontier have theirs)",
+                "request.ranks_per_gpu: machine {} has no GPUs (a machine file's \"gpus\" object gives them; every preset but bluewaters has them)",
                 self.name
             )));
         };
@@ -258,6 +284,7 @@ mod tests {
                 rate: 5e9,
             },
             work: Default::default(),
+            memory: Default::default(),
         });
         m
     }

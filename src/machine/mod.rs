@@ -30,7 +30,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 pub use calibration::{Calibration, Fit, Source};
-pub use gpu::{Copy, Gpus};
+pub use gpu::{Copy, Gpus, Memory};
 pub use locality::{Domain, Locality};
 pub use network::{Allocation, Network};
 pub use params::{CopyRates, LogGP, PackTable, Params, ProtocolRates, Rate, RowWork};
@@ -195,7 +195,7 @@ impl From<&str> for Invalid {
 pub enum MachineError {
     /// `--machine FILE` names no file.
     #[error(
-        "request.machine {path}: no such file (built in: bluewaters, lassen, summit, frontier)"
+        "request.machine {path}: no such file (built in: bluewaters, lassen, summit, frontier, elcapitan, aurora, perlmutter)"
     )]
     NotFound {
         /// The file given.
@@ -483,7 +483,7 @@ mod tests {
         let e = Machine::named_or_file("no-such.json").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "request.machine no-such.json: no such file (built in: bluewaters, lassen, summit, frontier)"
+            "request.machine no-such.json: no such file (built in: bluewaters, lassen, summit, frontier, elcapitan, aurora, perlmutter)"
         );
     }
 }

@@ -122,8 +122,15 @@ pub struct Params {
     #[serde(flatten)]
     pub rates: Rates,
     /// Injection bandwidth limit `R_N` of a node (bytes/s, eq. 2;
-    /// network rendezvous only).
+    /// network rendezvous only): all its NICs together.
     pub r_n: f64,
+    /// NICs per node, each injecting `R_N / nics` for its block of the
+    /// node's ranks (local rank `l` of `ppn` uses NIC `l nics / ppn`, as
+    /// Cray MPICH's `MPICH_OFI_NIC_POLICY=BLOCK`): eq. 2's `a` is then
+    /// the active senders sharing a NIC. 1 (a node-wide limit, as
+    /// EuroMPI'18) unless a file says.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub nics: usize,
     /// Queue-search cost per message searched `gamma` (s, eq. 3).
     pub gamma: f64,
     /// Contention cost per byte of link load `delta` (s, eqs. 5-7).
@@ -152,6 +159,14 @@ pub struct Params {
     /// `recvserial`.
     #[serde(default = "RowWork::bluewaters")]
     pub row_work: RowWork,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
 }
 
 /// What a rank does around the messages of an exchange of matrix rows, as
@@ -452,6 +467,7 @@ impl Params {
                 ),
             ]),
             r_n: 6.6e9,
+            nics: 1,
             gamma: 8.4e-9,
             delta: 1.0e-10,
             pack_per_run: default_pack_per_run(),
@@ -528,6 +544,12 @@ impl Params {
             }
         }
         rate("params.r_n", self.r_n)?;
+        if !(1..=64).contains(&self.nics) {
+            return Err(Invalid(format!(
+                "params.nics is {}; a node has from 1 to 64 NICs",
+                self.nics
+            )));
+        }
         time("params.gamma", self.gamma)?;
         time("params.delta", self.delta)?;
         time("params.pack_per_run", self.pack_per_run)?;

@@ -1,5 +1,6 @@
 //! The built-in machines, `--machine NAME`: Blue Waters (EuroMPI'18's),
-//! and today's Lassen, Summit and Frontier. A preset is a machine file in
+//! Lassen, Summit, Frontier, and today's El Capitan, Aurora and
+//! Perlmutter. A preset is a machine file in
 //! `machines/presets/` compiled in, every parameter with its provenance
 //! (`amgcomm machine show NAME`); `amgcomm machine fit NAME` refits its
 //! measured parameters and prints the file again.
@@ -13,6 +14,15 @@ static FILES: &[(&str, &str)] = &[
     (
         "frontier",
         include_str!("../../machines/presets/frontier.json"),
+    ),
+    (
+        "elcapitan",
+        include_str!("../../machines/presets/elcapitan.json"),
+    ),
+    ("aurora", include_str!("../../machines/presets/aurora.json")),
+    (
+        "perlmutter",
+        include_str!("../../machines/presets/perlmutter.json"),
     ),
 ];
 
@@ -34,6 +44,71 @@ pub fn preset(name: &str) -> Option<Machine> {
     Some(m)
 }
 
+/// One line of `amgcomm machine list`: a preset's node, network and
+/// where its parameters come from.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Listing {
+    /// The preset's name.
+    pub name: String,
+    /// Cores (ranks per node), sockets, GPUs and their memory.
+    pub node: String,
+    /// The network's kind and shape.
+    pub network: String,
+    /// Nodes the network holds, when it says.
+    pub slots: Option<usize>,
+    /// When its sources were measured or published (the provenance's
+    /// `dates`).
+    pub dates: String,
+    /// How many provenance lines are of each kind: fitted, published,
+    /// derived, assumed.
+    pub kinds: [usize; 4],
+}
+
+/// Every preset's [`Listing`], `bluewaters` first.
+pub fn listing() -> Vec<Listing> {
+    names()
+        .into_iter()
+        .map(|name| {
+            let m = preset(name).expect("a preset");
+            let prov = m.provenance_or_default();
+            let count = |kind: &str| prov.iter().filter(|s| s.source.starts_with(kind)).count();
+            let gpus = match &m.gpus {
+                Some(g) => format!(
+                    ", {} GPUs{}",
+                    g.per_node,
+                    match g.memory {
+                        super::Memory::Shared => " sharing the CPUs' memory",
+                        super::Memory::Discrete => "",
+                    }
+                ),
+                None => String::new(),
+            };
+            let dates = (prov.iter())
+                .find(|s| s.parameter == "dates")
+                .map(|s| s.source.trim_start_matches("published: ").to_string())
+                .unwrap_or_default();
+            Listing {
+                name: name.into(),
+                node: format!(
+                    "{} ranks, {} socket{}{gpus}",
+                    m.ppn,
+                    m.sockets_per_node,
+                    if m.sockets_per_node == 1 { "" } else { "s" }
+                ),
+                network: m.network().describe(),
+                slots: m.network.size(),
+                dates,
+                kinds: [
+                    count("fitted"),
+                    count("published"),
+                    count("derived"),
+                    count("assumed"),
+                ],
+            }
+        })
+        .collect()
+}
+
 /// Blue Waters' provenance: the EuroMPI'18 paper and MODEL.md.
 pub(crate) fn bluewaters_provenance() -> Vec<Source> {
     let s = |parameter: &str, source: &str| Source {
@@ -41,6 +116,7 @@ pub(crate) fn bluewaters_provenance() -> Vec<Source> {
         source: source.into(),
     };
     vec![
+        s("dates", "published: measurements of 2017-2018 (EuroMPI'18; RAPtor's benchmark_matops logs of June 2018)"),
         s("nodes, ppn", "published: the EuroMPI'18 runs, 512 nodes x 16 ranks (Bienz, Gropp, Olson, EuroMPI'18, sec. 5)"),
         s("sockets_per_node", "published: two Interlagos sockets per Cray XE6 node"),
         s("network", "published: Gemini, 2 nodes per router, routers in a 3D torus; the allocation's routers as the most cube-like box (MODEL.md 'Virtual machine')"),
@@ -89,6 +165,15 @@ mod tests {
                     wanted.push(format!("{class}.{p}"));
                 }
             }
+            if let Some(g) = &m.gpus {
+                for (class, _) in &g.params.rates.0 {
+                    for p in ["short", "eager", "rend"] {
+                        wanted.push(format!("gpus.{class}.{p}"));
+                    }
+                }
+                wanted.extend(["gpus.per_node", "gpus.h2d", "gpus.d2h"].map(String::from));
+            }
+            wanted.push("dates".into());
             if name != "bluewaters" {
                 for f in m.network.fields.keys() {
                     wanted.push(format!("network.{f}"));
@@ -108,6 +193,7 @@ mod tests {
                     "published for ",
                     "assumed: ",
                     "derived ",
+                    "derived: ",
                 ]
                 .iter()
                 .any(|p| s.source.starts_with(p))
@@ -119,7 +205,18 @@ mod tests {
                 );
             }
         }
-        assert_eq!(names(), ["bluewaters", "lassen", "summit", "frontier"]);
-        assert!(preset("perlmutter").is_none());
+        assert_eq!(
+            names(),
+            [
+                "bluewaters",
+                "lassen",
+                "summit",
+                "frontier",
+                "elcapitan",
+                "aurora",
+                "perlmutter"
+            ]
+        );
+        assert!(preset("tuolumne").is_none());
     }
 }

@@ -450,14 +450,15 @@ pub fn fit(
         _ => None,
     };
     let per_node = gpus_per_node.or(base.gpus.as_ref().map(|g| g.per_node));
+    let copies = |m: &Median| matches!(m.experiment, Bench::Memcpy(_));
     if let (Some(per_node), true) = (
         per_node,
-        medians.iter().any(|m| device(m.experiment).is_some()),
+        (medians.iter()).any(|m| device(m.experiment).is_some() || copies(m)),
     ) {
         // Device data's queue, contention and pack constants: the host's
         // (no device test measures them).
         let start = gpus.as_ref().map_or(params.clone(), |g| g.params.clone());
-        let start = Params {
+        let mut start = Params {
             gamma: params.gamma,
             delta: params.delta,
             pack_per_run: params.pack_per_run,
@@ -468,9 +469,14 @@ pub fn fit(
             ppn: per_node,
             ..base.clone()
         };
-        let (dp, dprov, dfitted) = fit_params(medians, device, &dm, &start, "gpus.")?;
-        provenance.extend(dprov);
-        fitted_ones.extend(dfitted);
+        // Copies alone (no device ping-pong) keep the messages' parameters.
+        if medians.iter().any(|m| device(m.experiment).is_some()) {
+            let (dp, dprov, dfitted) = fit_params(medians, device, &dm, &start, "gpus.")?;
+            provenance.extend(dprov);
+            fitted_ones.extend(dfitted);
+            start = dp;
+        }
+        let dp = start;
         let copy = |way: Copy| -> Option<(Rate, Source)> {
             let mut pts: Vec<(f64, f64)> = (medians.iter())
                 .filter(|m| m.experiment == Bench::Memcpy(way))
@@ -520,6 +526,7 @@ pub fn fit(
                 h2d,
                 d2h,
                 work: base.gpus.as_ref().map(|g| g.work).unwrap_or_default(),
+                memory: base.gpus.as_ref().map(|g| g.memory).unwrap_or_default(),
             });
         }
     }
@@ -745,18 +752,6 @@ impl Runs {
         RUNS.iter().find(|r| r.preset == preset)
     }
 
-    /// The runs of `preset`, or why there are none (naming the presets
-    /// that have some).
-    pub fn named(preset: &str) -> Result<&'static Runs, BenchError> {
-        Runs::of(preset).ok_or_else(|| {
-            let known: Vec<&str> = RUNS.iter().map(|r| r.preset).collect();
-            BenchError(format!(
-                "{preset}: no BenchPress runs to fit it from (presets: {})",
-                known.join(", ")
-            ))
-        })
-    }
-
     /// What the medians are, for the table's `# source:` lines.
     pub fn source(&self) -> Vec<String> {
         let mut s = vec![format!(
@@ -930,27 +925,49 @@ fn read_text(path: &std::path::Path) -> Result<String, BenchError> {
         .map_err(|e| BenchError(format!("{}: {}", path.display(), crate::output::reason(&e))))
 }
 
+/// Why `preset` has no runs to fit it from (naming the presets that
+/// have some), or nothing.
+pub fn fittable(preset: &str) -> Result<(), BenchError> {
+    if Runs::of(preset).is_some() || super::locality_aware::Runs::of(preset).is_some() {
+        return Ok(());
+    }
+    let known: Vec<&str> = (RUNS.iter().map(|r| r.preset))
+        .chain(super::locality_aware::RUNS.iter().map(|r| r.preset))
+        .collect();
+    Err(BenchError(format!(
+        "{preset}: no measured runs to fit it from (presets: {})",
+        known.join(", ")
+    )))
+}
+
 /// Preset `name` with its measured parameters fitted again `from` a
-/// folder of its BenchPress runs ([`RUNS`]) or a table of medians
+/// folder of its runs (BenchPress's, [`RUNS`], or MPI Advance's,
+/// [`super::locality_aware::RUNS`]) or a table of medians
 /// ([`write_table`]'s); also the table's source lines and medians.
 pub fn refit(
     name: &str,
     from: &std::path::Path,
 ) -> Result<(Machine, Vec<String>, Vec<Median>), BenchError> {
-    let runs = Runs::named(name)?;
+    fittable(name)?;
     let base = crate::machine::presets::preset(name).expect("every run names a preset");
+    let la = super::locality_aware::Runs::of(name);
+    let (source, per_node) = match (Runs::of(name), la) {
+        (Some(runs), _) => (runs.source(), runs.gpus.map(|g| g.per_node)),
+        (None, Some(runs)) => (runs.source(), Some(runs.gpus_per_node)),
+        (None, None) => unreachable!("fittable"),
+    };
     let (source, medians) = if from.is_dir() {
-        (runs.source(), runs.read(from)?)
+        let medians = match (Runs::of(name), la) {
+            (Some(runs), _) => runs.read(from)?,
+            (None, Some(runs)) => runs.read(from)?,
+            (None, None) => unreachable!("fittable"),
+        };
+        (source, medians)
     } else {
         read_table(&read_text(from)?)
             .map_err(|e| BenchError(format!("{}: {}", from.display(), e.0)))?
     };
-    let m = fit(
-        &medians,
-        &base,
-        &source.join("; "),
-        runs.gpus.map(|g| g.per_node),
-    )
-    .map_err(|e| BenchError(format!("{}: {e}", from.display())))?;
+    let m = fit(&medians, &base, &source.join("; "), per_node)
+        .map_err(|e| BenchError(format!("{}: {e}", from.display())))?;
     Ok((m, source, medians))
 }

@@ -3,6 +3,8 @@
 //!
 //! - [`benchpress`]: presets' parameters from BenchPress's published
 //!   microbenchmarks, with their provenance;
+//! - [`locality_aware`]: the same from MPI Advance's microbenchmarks
+//!   (Tuolumne, Delta);
 //! - [`fit`]: least squares and the paper's parameter fits;
 //! - [`calibrate`]: the calibration's schedule, raw samples (CSV) and the
 //!   machine file fitted from them;
@@ -16,6 +18,7 @@
 pub mod benchpress;
 pub mod calibrate;
 pub mod fit;
+pub mod locality_aware;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod replay;

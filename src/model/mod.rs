@@ -547,6 +547,25 @@ mod tests {
         assert!(close(c.total, m0.max(m1)), "{c:?}");
     }
 
+    /// Eq. 2's `a` counts the senders sharing a NIC: with two NICs per
+    /// node, ranks 0-1 and 2-3 of a node inject through their own.
+    #[test]
+    fn injection_per_nic_by_hand() {
+        let mut m = Machine {
+            nodes: 2,
+            ppn: 4,
+            ..Machine::bluewaters()
+        };
+        // Ranks 0, 1 (NIC 0) and 2 (NIC 1) each send 1 MB off the node.
+        let messages = vec![msg(0, 4, 1 << 20), msg(1, 5, 1 << 20), msg(2, 6, 1 << 20)];
+        let s = (1u64 << 20) as f64;
+        let c = charge("nodeaware", messages.clone(), &m);
+        assert!(close(c.total, 3.0e-6 + 3.0 * s / 6.6e9), "{c:?}");
+        m.params.nics = 2;
+        let c = charge("nodeaware", messages, &m);
+        assert!(close(c.total, 3.0e-6 + 2.0 * s / 3.3e9), "{c:?}");
+    }
+
     #[test]
     fn queue_of_1000_messages() {
         let m = Machine {

@@ -269,68 +269,121 @@ pub fn cases() -> Result<Vec<Case>, ReproduceError> {
     Ok(out)
 }
 
-/// The Lassen BenchPress medians the preset was fitted from (the
-/// project's table, naming its files; `amgcomm machine fit lassen`).
-pub const LASSEN_MEDIANS: &str = include_str!("../../tests/data/presets/lassen.csv");
+/// Each measured preset's table of medians (the project's own format,
+/// naming its files; `amgcomm machine fit NAME` fits from it), its name
+/// in the cases, and whether its host rows are reproduced too (Lassen's
+/// rows are its GPU model's, as since issue 30).
+pub const MEASURED: &[(&str, &str, &str, &str, bool)] = &[
+    (
+        "lassen",
+        "Lassen",
+        "../tests/data/presets/lassen.csv",
+        include_str!("../../tests/data/presets/lassen.csv"),
+        false,
+    ),
+    (
+        "elcapitan",
+        "El Capitan (Tuolumne)",
+        "../tests/data/presets/elcapitan.csv",
+        include_str!("../../tests/data/presets/elcapitan.csv"),
+        true,
+    ),
+    (
+        "perlmutter",
+        "Perlmutter (Delta)",
+        "../tests/data/presets/perlmutter.csv",
+        include_str!("../../tests/data/presets/perlmutter.csv"),
+        true,
+    ),
+];
 
-/// The `lassen` preset's GPU model against the Lassen medians: per
-/// locality and size the one-way time of device buffers, each memcpy
-/// way, and one GPU's n messages to GPUs of another node (mult_pong:
-/// each of `bytes`; split: sharing `bytes`), as the `nodeaware` and
-/// `memcpy` terms charge them (HPEC 2021's postal and copy models).
-pub fn lassen_cases() -> Result<Vec<Case>, ReproduceError> {
-    use crate::machine::Copy;
+/// Every measured preset's model against its medians ([`MEASURED`]):
+/// per locality and size the one-way time of host and device buffers,
+/// each memcpy way, `a` ranks of a node sending to another node at once
+/// (injection), and one GPU's n messages to GPUs of another node
+/// (mult_pong: each of `bytes`; split: sharing `bytes`), as the
+/// `nodeaware` and `memcpy` terms charge them (EuroMPI'18 eq. 2, HPEC
+/// 2021's postal and copy models).
+pub fn measured_cases() -> Result<Vec<Case>, ReproduceError> {
+    let mut out = Vec::new();
+    for &(name, label, file, table, host) in MEASURED {
+        out.extend(preset_cases(name, label, file, table, host)?);
+    }
+    Ok(out)
+}
+
+fn preset_cases(
+    name: &str,
+    label: &str,
+    file: &'static str,
+    table: &str,
+    host: bool,
+) -> Result<Vec<Case>, ReproduceError> {
+    use crate::machine::{Copy, Locality};
     use crate::measure::benchpress::{read_table, Bench};
     use crate::measure::calibrate::Experiment;
-    let bad = |problem: String| ReproduceError {
-        file: "../tests/data/presets/lassen.csv",
-        problem,
-    };
-    let (_, medians) = read_table(LASSEN_MEDIANS).map_err(|e| bad(e.0))?;
-    let m = crate::machine::presets::preset("lassen").expect("a preset");
-    let (Some(d), Some(g)) = (m.device(), m.gpus.as_ref()) else {
-        return Err(bad("the lassen preset has no gpus".into()));
-    };
+    let bad = |problem: String| ReproduceError { file, problem };
+    let (_, medians) = read_table(table).map_err(|e| bad(e.0))?;
+    let m = crate::machine::presets::preset(name).expect("a preset");
+    let d = m.device();
     let us = |t: f64| t * 1e6;
     let mut out = Vec::new();
     for md in &medians {
         let size = md.bytes;
-        let (name, modeled, note) = match md.experiment {
-            Bench::Device(Experiment::PingPong(l)) => (
-                format!("Lassen GPU ping-pong {} {size} B (us)", l.default_name()),
-                super::terms::message_time(&d, l, size, 1),
+        let (case_name, modeled, note) = match (md.experiment, &d, &m.gpus) {
+            (Bench::Host(Experiment::PingPong(l)), _, _) if host => (
+                format!("{label} ping-pong {} {size} B (us)", l.default_name()),
+                super::terms::message_time(&m, l, size, 1),
+                "<locality>: alpha + s / R_b".to_string(),
+            ),
+            (Bench::Host(Experiment::Injection), _, _) if host => {
+                // The runs' first `a` ranks of a node: their NIC's block
+                // holds at most the runs' ranks per NIC of them.
+                let a = md.active as usize;
+                let ppn = crate::measure::locality_aware::Runs::of(name)
+                    .map_or(m.ppn, |r| r.ranks_per_node);
+                let per_nic = a.min((ppn / m.params.nics.max(1)).max(1));
+                (
+                    format!("{label} injection {a} x {size} B (us)"),
+                    super::terms::message_time(&m, Locality::NETWORK, size, per_nic),
+                    "a ranks of a node each off it, the first NIC's share of them: alpha + a s / min(R_N / nics, a R_b), EuroMPI'18 eq. 2"
+                        .to_string(),
+                )
+            }
+            (Bench::Device(Experiment::PingPong(l)), Some(d), _) => (
+                format!("{label} GPU ping-pong {} {size} B (us)", l.default_name()),
+                super::terms::message_time(d, l, size, 1),
                 "gpus.<locality>: alpha + s / R_b".to_string(),
             ),
-            Bench::Memcpy(way) => (
+            (Bench::Memcpy(way), _, Some(g)) => (
                 format!(
-                    "Lassen memcpy {} {size} B (us)",
+                    "{label} memcpy {} {size} B (us)",
                     if way == Copy::ToDevice { "h2d" } else { "d2h" }
                 ),
                 g.copy_time(way, size),
                 "alpha + s / R (HPEC 2021 sec. III)".to_string(),
             ),
-            Bench::Messages | Bench::Split => {
+            (Bench::Messages | Bench::Split, Some(d), _) => {
                 let n = md.active;
                 let each = match md.experiment {
                     Bench::Split => size / n,
                     _ => size,
                 };
-                let t = n as f64
-                    * super::terms::message_time(&d, crate::machine::Locality::NETWORK, each, 1);
+                let t = n as f64 * super::terms::message_time(d, Locality::NETWORK, each, 1);
                 let kind = if md.experiment == Bench::Split {
                     "split"
                 } else {
                     "mult"
                 };
                 (
-                    format!("Lassen GPU {kind} {n} x {each} B (us)"),
+                    format!("{label} GPU {kind} {n} x {each} B (us)"),
                     t,
                     "n messages from one GPU: n (alpha + s / R_b), network".to_string(),
                 )
             }
             _ => continue,
         };
-        out.push(case(&name, us(md.seconds), us(modeled), &note));
+        out.push(case(&case_name, us(md.seconds), us(modeled), &note));
     }
     Ok(out)
 }

@@ -56,18 +56,25 @@ pub(crate) fn slowest_by_class(
         }
         (run[0].from, class)
     });
-    let mut a = vec![0usize; places.nodes()];
+    // Eq. 2's `a` per NIC: the active senders of the node's block of
+    // ranks that shares it (one block, the node, unless params.nics).
+    let nics = x.machine.params.nics.max(1);
+    let ppn = x.machine.ppn.max(1);
+    let nic = |rank: u32| {
+        places.node_of(rank) as usize * nics + x.machine.local_of(rank as usize) * nics / ppn
+    };
+    let mut a = vec![0usize; places.nodes() * nics];
     for (from, class) in senders.iter().flatten() {
         let network = &class[places.network_locality().index() * 3..][..3];
         if active == Active::AnySender || network.iter().any(|c| c.0 > 0) {
-            a[places.node_of(*from) as usize] += 1;
+            a[nic(*from)] += 1;
         }
     }
     senders
         .par_iter()
         .flat_map_iter(|piece| piece.iter())
         .map(|(from, class)| {
-            let a = a[places.node_of(*from) as usize];
+            let a = a[nic(*from)];
             (class.iter().enumerate())
                 .filter(|(_, c)| c.0 > 0)
                 .map(|(k, &c)| class_time(&x.machine.params, Class::of_index(k), c, a))
@@ -77,12 +84,13 @@ pub(crate) fn slowest_by_class(
 }
 
 /// Eq. 2's injection-limited time of `n` messages of `bytes` in all in
-/// one network class from a node with `a` active senders:
-/// `n alpha + a s / min(R_N, a R_b)`, `R_N` binding rendezvous only.
+/// one network class from a NIC with `a` active senders:
+/// `n alpha + a s / min(R_N / nics, a R_b)`, `R_N` binding rendezvous
+/// only.
 pub(crate) fn injected(p: &Params, class: Class, (n, bytes): (u64, u64), a: usize) -> f64 {
     let r = p.network().of(class.protocol as usize);
     let r_n = if class.protocol as usize == 2 {
-        p.r_n
+        p.r_n / p.nics.max(1) as f64
     } else {
         f64::INFINITY
     };

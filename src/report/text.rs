@@ -69,12 +69,55 @@ pub fn machine(m: &Machine) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    if let Some(g) = &m.gpus {
+        s += &format!(
+            "\ngpus: {} per node, {} memory; copies h2d {:.1e} s + s / {:.1e} B/s, d2h {:.1e} s + s / {:.1e} B/s\n",
+            g.per_node,
+            match g.memory {
+                crate::machine::Memory::Discrete => "own",
+                crate::machine::Memory::Shared => "the CPUs' (shared)",
+            },
+            g.h2d.alpha,
+            g.h2d.rate,
+            g.d2h.alpha,
+            g.d2h.rate
+        );
+        let d = &g.params;
+        s += &format!(
+            "device messages: short < {} B <= eager < {} B <= rend, R_N = {:.1e} B/s; kernel {:.1e} s, GPU-aware call {:.1e} s\n",
+            d.eager_threshold, d.rendezvous_threshold, d.r_n, g.work.kernel, g.work.aware_call
+        );
+        for (name, r) in &d.rates.0 {
+            s += &format!(
+                "{name:<8} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e}\n",
+                r.short.alpha, r.short.rate, r.eager.alpha, r.eager.rate, r.rend.alpha, r.rend.rate
+            );
+        }
+    }
     let prov = m.provenance_or_default();
     if !prov.is_empty() {
         s += "\nprovenance:\n";
         for p in prov {
             s += &format!("  {}: {}\n", p.parameter, p.source);
         }
+    }
+    s
+}
+
+/// `amgcomm machine list`: one line per preset.
+pub fn listing(list: &[crate::machine::presets::Listing]) -> String {
+    let mut s = String::from(
+        "preset      node                                     network (nodes it holds)                                       sources: fitted/published/derived/assumed lines; dates\n",
+    );
+    for l in list {
+        let net = match l.slots {
+            Some(n) => format!("{} ({n})", l.network),
+            None => l.network.clone(),
+        };
+        s += &format!(
+            "{:<11} {:<40} {:<62} {}/{}/{}/{}; {}\n",
+            l.name, l.node, net, l.kinds[0], l.kinds[1], l.kinds[2], l.kinds[3], l.dates
+        );
     }
     s
 }

@@ -64,6 +64,12 @@ mod tests {
         // One active rank: 3.0e-6 + 16384 / 2.9e9 (R_N does not bind).
         let t = message_time(&m, Locality::NETWORK, 16384, 1);
         assert!(close(t, 3.0e-6 + 16384.0 / 2.9e9));
+        // Two NICs: each injects R_N / 2 for the senders sharing it, so 2
+        // of them already bind: 3.0e-6 + 2 * 16384 / 3.3e9.
+        let mut two = Machine::bluewaters();
+        two.params.nics = 2;
+        let t = message_time(&two, Locality::NETWORK, 16384, 2);
+        assert!(close(t, 3.0e-6 + 2.0 * 16384.0 / 3.3e9), "{t}");
         // 100-byte intra-socket short message: 4.4e-7 + 100 / 2.2e9.
         let t = message_time(&m, Locality::SOCKET, 100, 16);
         assert!(close(t, 4.4e-7 + 100.0 / 2.2e9), "{t}");
