@@ -424,18 +424,29 @@ pub fn read_table(text: &str) -> Result<(Vec<String>, Vec<Median>), BenchError> 
 /// parameters the same way (`gpus.*`: messages between device buffers
 /// per locality, `R_N` of device data) and the copies' `alpha + s / R`
 /// (`gpus.h2d`, `gpus.d2h`); `gpus_per_node` names the GPUs when `base`
-/// has none yet.
+/// has none yet. `thresholds`, when the runs' MPI is not the
+/// machine's, are the host protocol thresholds to fit within and why.
 pub fn fit(
     medians: &[Median],
     base: &Machine,
     source: &str,
     gpus_per_node: Option<usize>,
+    thresholds: Option<([u64; 2], &str)>,
 ) -> Result<Machine, calibrate::FitError> {
     let host = |b: Bench| match b {
         Bench::Host(e) => Some(e),
         _ => None,
     };
-    let (params, mut provenance, fitted) = fit_params(medians, host, base, &base.params, "")?;
+    let given = thresholds.map(|t| t.0);
+    let (params, mut provenance, fitted) =
+        fit_params(medians, host, base, &base.params, "", given)?;
+    if let Some((_, why)) = thresholds {
+        for p in &mut provenance {
+            if p.parameter == "eager_threshold, rendezvous_threshold" {
+                p.source = why.to_string();
+            }
+        }
+    }
     provenance.insert(
         0,
         Source {
@@ -471,7 +482,7 @@ pub fn fit(
         };
         // Copies alone (no device ping-pong) keep the messages' parameters.
         if medians.iter().any(|m| device(m.experiment).is_some()) {
-            let (dp, dprov, dfitted) = fit_params(medians, device, &dm, &start, "gpus.")?;
+            let (dp, dprov, dfitted) = fit_params(medians, device, &dm, &start, "gpus.", None)?;
             provenance.extend(dprov);
             fitted_ones.extend(dfitted);
             start = dp;
@@ -570,6 +581,7 @@ fn fit_params(
     m: &Machine,
     start: &Params,
     prefix: &str,
+    thresholds: Option<[u64; 2]>,
 ) -> Result<(Params, Vec<Source>, Vec<String>), calibrate::FitError> {
     let samples: Vec<Sample> = medians
         .iter()
@@ -594,7 +606,7 @@ fn fit_params(
         sockets_per_node: m.sockets_per_node,
         network: m.network.clone(),
         placement: m.placement,
-        thresholds: None,
+        thresholds,
         ranks: 2 * m.ppn,
         real_nodes: 2,
         mpi_library: String::new(),
@@ -951,9 +963,9 @@ pub fn refit(
     fittable(name)?;
     let base = crate::machine::presets::preset(name).expect("every run names a preset");
     let la = super::locality_aware::Runs::of(name);
-    let (source, per_node) = match (Runs::of(name), la) {
-        (Some(runs), _) => (runs.source(), runs.gpus.map(|g| g.per_node)),
-        (None, Some(runs)) => (runs.source(), Some(runs.gpus_per_node)),
+    let (source, per_node, thresholds) = match (Runs::of(name), la) {
+        (Some(runs), _) => (runs.source(), runs.gpus.map(|g| g.per_node), None),
+        (None, Some(runs)) => (runs.source(), Some(runs.gpus_per_node), runs.thresholds),
         (None, None) => unreachable!("fittable"),
     };
     let (source, medians) = if from.is_dir() {
@@ -967,7 +979,7 @@ pub fn refit(
         read_table(&read_text(from)?)
             .map_err(|e| BenchError(format!("{}: {}", from.display(), e.0)))?
     };
-    let m = fit(&medians, &base, &source.join("; "), per_node)
+    let m = fit(&medians, &base, &source.join("; "), per_node, thresholds)
         .map_err(|e| BenchError(format!("{}: {e}", from.display())))?;
     Ok((m, source, medians))
 }

@@ -179,6 +179,9 @@ pub struct Runs {
     pub copies: Option<(&'static str, &'static str)>,
     /// The multi-process off-node section (host buffers) for `R_N`.
     pub injection: Option<&'static str>,
+    /// The host protocol thresholds to fit within, and their source,
+    /// when the runs' MPI is not the machine's (else the curves' breaks).
+    pub thresholds: Option<([u64; 2], &'static str)>,
     /// Why sections of the runs are not used, for the source lines.
     pub unused: &'static str,
 }
@@ -214,6 +217,7 @@ pub static RUNS: &[Runs] = &[
             "On-Node, Off-Socket Ping-Pong",
         )),
         injection: Some("Off-Node MultiProc Ping-Pong"),
+        thresholds: None,
         unused: "the July 2025 runs (07_25_25/) print about 0.25 s at every size in their Copy-to-CPU blocks and are not used",
     },
     Runs {
@@ -232,6 +236,12 @@ pub static RUNS: &[Runs] = &[
         device: &[],
         copies: None,
         injection: None,
+        // Perlmutter runs Cray MPICH; Delta's curves break where Open
+        // MPI's protocols change (256 and 4096 B).
+        thresholds: Some((
+            [1024, 32768],
+            "assumed: Cray MPICH's, the breaks fitted to Tioga's BenchPress ping-pongs (the frontier preset), which the network parameters also come from; the Delta runs are Open MPI's (their curves break at 256 and 4096 B)",
+        )),
         unused: "the Copy-to-CPU runs (their messages between pinned host buffers take 330 us round trips on the node below 32 KiB where the CPU runs take 2 us, so the copies cannot be told from them); off-node times (CPU 16.7 us one way at 1 B, GPU-aware 20-37 us) are 7x and more those of Cray MPICH on the same Slingshot-11 NIC (Tioga, the frontier preset): they measure Open MPI's path on Delta, not Perlmutter's network, and are not used; the GPU-aware on-node section pairs two ranks on one GPU (local rank mod 4) and is not a message between GPUs",
     },
 ];
