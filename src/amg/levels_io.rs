@@ -421,6 +421,70 @@ pub fn load_levels_ranked(dir: &Path) -> Result<(Hierarchy, Option<Vec<Ownership
     Ok((h, ownership))
 }
 
+/// One level handed over in memory: its operator, its interpolation
+/// (none on the coarsest) and, when known, the fine indices of its
+/// coarse points in coarse order (PyAMG's `splitting`).
+#[derive(Debug)]
+pub struct Given {
+    /// The operator `A_l`.
+    pub a: Csr,
+    /// The interpolation `P_l`.
+    pub p: Option<Csr>,
+    /// The coarse points; `None`: found from `P_l` as for a folder
+    /// without `C{l}.txt`.
+    pub coarse_points: Option<Vec<u32>>,
+}
+
+/// The hierarchy of levels handed over in memory (`name` in messages:
+/// `name A{l}`, `name P{l}`), checked as a folder's: square operators,
+/// each `P_l` of `A_l`'s rows and `A_{l+1}`'s, coarse points in range and
+/// one per column; the levels end at the first without `P`.
+pub fn from_given(given: Vec<Given>, name: &str) -> Result<Hierarchy, LevelsError> {
+    let shown = |what: &str, l: usize| PathBuf::from(format!("{name} {what}{l}"));
+    if given.is_empty() {
+        return Err(file_error(Path::new(name), "no levels".into()));
+    }
+    let next_rows: Vec<usize> = (given.iter().skip(1)).map(|g| g.a.rows()).collect();
+    let mut levels = Vec::with_capacity(given.len());
+    for (l, g) in given.into_iter().enumerate() {
+        check_a(l, (g.a.rows(), g.a.cols()), None, None, &shown("A", l))?;
+        let (Some(p), Some(&next)) = (g.p, next_rows.get(l)) else {
+            levels.push(Level {
+                a: g.a,
+                p: None,
+                coarse_points: Vec::new(),
+            });
+            break;
+        };
+        let file = shown("P", l);
+        check_p(l, (p.rows(), p.cols()), (g.a.rows(), next), None, &file)?;
+        let coarse_points = match g.coarse_points {
+            Some(c) if c.len() != p.cols() || c.iter().any(|&i| i as usize >= p.rows()) => {
+                return Err(file_error(
+                    &file,
+                    format!(
+                        "{} coarse points (splitting) for {} columns, each a row below {}",
+                        c.len(),
+                        p.cols(),
+                        p.rows()
+                    ),
+                ))
+            }
+            Some(c) => c,
+            None => coarse_points(None, l, &p, &file)?,
+        };
+        levels.push(Level {
+            a: g.a,
+            p: Some(p),
+            coarse_points,
+        });
+    }
+    Ok(Hierarchy {
+        levels,
+        setup_times: Default::default(),
+    })
+}
+
 /// The file PETSc's `-pc_mg_dump_binary` writes (`binaryoutput`, or
 /// `$PETSC_VIEWER_BINARY_FILENAME`) at the end of `PCSetUp_MG` (also under
 /// GAMG): with PETSc's levels numbered from the coarsest, `0..n`, the

@@ -25,7 +25,7 @@ use serde::Serialize;
 
 pub use compare::{compare, parse_variants, CompareError, Variant, VariantAnalysis, VariantError};
 pub use overlay::{check_measured, overlay, OverlayError};
-pub use request::{Input, Outputs, Request, RequestError, Run};
+pub use request::{Held, HeldKind, Input, Outputs, Request, RequestError, Run};
 pub use scale::{ScaleRequest, Scaling};
 pub use stages::Stages;
 

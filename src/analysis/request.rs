@@ -44,6 +44,64 @@ pub enum Input {
     /// A saved hierarchy: a folder of levels or PETSc's
     /// `-pc_mg_dump_binary` file ([`levels_io::load_levels_ranked`]).
     Levels(PathBuf),
+    /// A matrix or a hierarchy handed over in memory (the Python
+    /// package's SciPy matrices and PyAMG levels), checked as a file's.
+    Memory(std::sync::Arc<Held>),
+}
+
+/// What [`Input::Memory`] holds, named for reports and messages.
+#[derive(Debug)]
+pub struct Held {
+    /// The name reports give it.
+    pub name: String,
+    /// The matrix, or the levels.
+    pub what: HeldKind,
+}
+
+/// A matrix to build the hierarchy from, or the levels of one; taken
+/// by the one run that reads it (no copy of the caller's matrices).
+#[derive(Debug)]
+pub enum HeldKind {
+    /// The matrix `A`, rows numbered from 0.
+    Matrix(std::sync::Mutex<Option<crate::matrix::Csr>>),
+    /// Each level's `A`, `P` (none on the coarsest) and the fine indices
+    /// of its coarse points when known (PyAMG's `splitting`).
+    Levels(std::sync::Mutex<Option<Vec<levels_io::Given>>>),
+}
+
+impl Held {
+    /// A matrix held as `name`.
+    pub fn matrix(name: &str, a: crate::matrix::Csr) -> Held {
+        Held {
+            name: name.into(),
+            what: HeldKind::Matrix(std::sync::Mutex::new(Some(a))),
+        }
+    }
+
+    /// Levels held as `name`.
+    pub fn levels(name: &str, levels: Vec<levels_io::Given>) -> Held {
+        Held {
+            name: name.into(),
+            what: HeldKind::Levels(std::sync::Mutex::new(Some(levels))),
+        }
+    }
+}
+
+/// What was held, taken once.
+fn take<T>(m: &std::sync::Mutex<Option<T>>, name: &str) -> Result<T, RequestError> {
+    let mut g = m.lock().unwrap_or_else(|e| e.into_inner());
+    g.take().ok_or_else(|| {
+        RequestError::Field(format!(
+            "request.input {name}: a held input is read by one run; hand it over again"
+        ))
+    })
+}
+
+/// Two held inputs are equal when they are the same one.
+impl PartialEq for Held {
+    fn eq(&self, other: &Held) -> bool {
+        std::ptr::eq(self, other)
+    }
 }
 
 /// The files an analysis writes; `None` writes nothing of that kind.
@@ -143,6 +201,7 @@ impl Request {
                     .unwrap_or_else(|| "levels".into()),
                 None,
             ),
+            Input::Memory(held) => (held.name.clone(), None),
             Input::Matrix { spec, permute } if spec == "-" => ("stdin".into(), *permute),
             Input::Matrix { spec, permute } => (
                 crate::matrix::source::base_name(spec)
@@ -164,7 +223,7 @@ impl Request {
         let prefix = match &self.input {
             Input::Levels(dir) => dir.join("A0"),
             Input::Matrix { spec, .. } if !Path::new(spec).exists() => PathBuf::from(spec),
-            Input::Matrix { .. } => return Ok(None),
+            Input::Matrix { .. } | Input::Memory(_) => return Ok(None),
         };
         let files = hypre_ij::rank_files(&prefix).map_err(|e| RequestError::Load(e.into()))?;
         Ok(files.map(|f| f.len()))
@@ -206,7 +265,7 @@ impl Request {
         let ranks = m.ranks();
         let source = match &self.input {
             Input::Matrix { spec, .. } => Some(Source::parse(spec)?),
-            Input::Levels(_) => None,
+            Input::Levels(_) | Input::Memory(_) => None,
         };
         if let Some(Fine::File(path)) = &self.partition {
             if !path.exists() {
@@ -265,6 +324,7 @@ impl Request {
                 }
             }
             Input::Levels(dir) => plan.input(dir),
+            Input::Memory(_) => {}
         }
         if let Some(Fine::File(path)) = &self.partition {
             plan.input(path);
@@ -383,6 +443,7 @@ impl Request {
                     numbering,
                 });
             }
+            Input::Memory(held) => return self.held(held, progress, stages),
             Input::Matrix { spec, permute } => (spec, *permute),
         };
         let source = checked
@@ -452,6 +513,58 @@ impl Request {
             ownership,
             numbering,
         })
+    }
+
+    /// [`Request::hierarchy`] of a held input: the levels checked as a
+    /// folder's, or the hierarchy built from the matrix checked as a
+    /// file's.
+    fn held(
+        &self,
+        held: &Held,
+        progress: &dyn Fn(Event),
+        stages: &mut Stages,
+    ) -> Result<Loaded, RequestError> {
+        let need = |rows, nnz| super::memory_bytes(rows, nnz, self.machine.ranks());
+        let name = held.name.clone();
+        match &held.what {
+            HeldKind::Levels(levels) => {
+                progress(Event::Step(format!("checking the levels of {name}")));
+                let h = levels_io::from_given(take(levels, &name)?, &name)?;
+                let a = &h.levels[0].a;
+                check_loaded(&name, a.rows(), a.nnz(), need)?;
+                stages.lap("input");
+                stages.lap("hierarchy");
+                Ok(Loaded {
+                    info: Info::of(a),
+                    source: format!("levels of {name}"),
+                    name,
+                    h,
+                    built: false,
+                    blocks: None,
+                    ownership: None,
+                    numbering: crate::matrix::Numbering::FromZero,
+                })
+            }
+            HeldKind::Matrix(csr) => {
+                progress(Event::Step(format!("checking {name}")));
+                let mat = crate::matrix::Matrix::held(&name, take(csr, &name)?)?;
+                let info = mat.info();
+                check_loaded(&name, info.rows, info.nnz, need)?;
+                stages.lap("input");
+                let h = build(mat, &self.amg, self.preset, progress)?;
+                stages.lap("hierarchy");
+                Ok(Loaded {
+                    name,
+                    info,
+                    h,
+                    source: format!("{} preset", self.preset.name()),
+                    built: true,
+                    blocks: None,
+                    ownership: None,
+                    numbering: crate::matrix::Numbering::FromZero,
+                })
+            }
+        }
     }
 
     /// The run: the hierarchy, its layout on the machine, every level's

@@ -133,6 +133,7 @@ impl Point {
             input: match &request.input {
                 Input::Matrix { spec, .. } => spec.clone(),
                 Input::Levels(dir) => dir.display().to_string(),
+                Input::Memory(held) => held.name.clone(),
             },
             measured: request.measured.as_ref().map(|p| p.display().to_string()),
             strategies,
@@ -274,8 +275,11 @@ impl ScaleRequest {
                     ))
                 }
             },
-            (Input::Levels(_), true) => {
-                return field("request.weak grows a generator; a levels folder has one size".into())
+            (Input::Levels(_) | Input::Memory(_), true) => {
+                return field(
+                    "request.weak grows a generator; a levels folder or a matrix has one size"
+                        .into(),
+                )
             }
         };
         if let Some(m) = self.measured.as_ref().filter(|m| !m.exists()) {

@@ -83,6 +83,7 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
                 spec.clone(),
                 format!("the matrix alone, read by {} processes", s.size),
             ),
+            Input::Memory(h) => (h.name.clone(), String::new()),
         };
         let run = Run {
             name,
@@ -140,6 +141,7 @@ fn inputs(r: &Request, size: usize) -> Result<Vec<crate::amg::levels_io::LevelFi
             permute: Some(_), ..
         } => return refuse("--permute needs the whole matrix"),
         Input::Matrix { spec, .. } => (None, spec.as_str()),
+        Input::Memory(_) => return refuse("a matrix in memory is one process's"),
     };
     if dir.is_none() {
         let first = crate::matrix::io::hypre_ij::rank_file(std::path::Path::new(input), 0);

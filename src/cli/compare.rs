@@ -46,6 +46,25 @@ pub(crate) struct CompareArgs {
 }
 
 pub(crate) fn run(args: &CompareArgs) -> Result<(), Error> {
+    let (r, model) = request(args)?;
+    let progress = Progress::new();
+    let report = compare(&r, &model, &|e| progress.event(e))?;
+    progress.done();
+    emit(&format!(
+        "{} on {} nodes x {} ppn ({}), {}\n\n{}report in {}\n",
+        report.matrix,
+        report.nodes,
+        report.ppn,
+        report.machine,
+        report.model,
+        compare::table(&report),
+        args.out.display()
+    ))
+}
+
+/// The flags' request (its variants, machine and output folder) and
+/// model.
+pub(crate) fn request(args: &CompareArgs) -> Result<(Request, Model), Error> {
     let variants = parse_variants(&args.variants)?;
     let input = Input::Matrix {
         spec: args.matrix.spec()?,
@@ -63,21 +82,21 @@ pub(crate) fn run(args: &CompareArgs) -> Result<(), Error> {
     r.outputs.folder = Some(args.out.clone());
     r.variants = variants;
     r.inputs = args.machine.file();
+    Ok((r, model))
+}
+
+/// The variants of `r` run, their folder written.
+pub(crate) fn compare(
+    r: &Request,
+    model: &Model,
+    progress: &dyn Fn(crate::analysis::request::Event),
+) -> Result<CompareReport, Error> {
     let checked = r.check()?;
-    let progress = Progress::new();
-    let (loaded, runs) = r.compare(&checked, &|e| progress.event(e))?;
-    let report = CompareReport::new(&loaded.name, &r.machine, &model, &runs);
-    progress.say("writing compare.json and compare.png".into());
-    compare::write_folder(&args.out, &report)?;
-    progress.done();
-    emit(&format!(
-        "{} on {} nodes x {} ppn ({}), {}\n\n{}report in {}\n",
-        report.matrix,
-        report.nodes,
-        report.ppn,
-        report.machine,
-        report.model,
-        compare::table(&report),
-        args.out.display()
-    ))
+    let (loaded, runs) = r.compare(&checked, progress)?;
+    let report = CompareReport::new(&loaded.name, &r.machine, model, &runs);
+    progress(crate::analysis::request::Event::Step(
+        "writing compare.json and compare.png".into(),
+    ));
+    compare::write_folder(&r.folder(), &report)?;
+    Ok(report)
 }

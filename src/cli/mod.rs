@@ -12,6 +12,7 @@ mod args;
 mod calibrate;
 mod compare;
 mod cycle_args;
+pub mod embedded;
 mod error;
 mod hierarchy;
 mod input_args;

@@ -50,7 +50,7 @@ pub(crate) struct ScaleArgs {
 }
 
 impl ScaleArgs {
-    fn request(&self) -> Result<ScaleRequest, Error> {
+    pub(crate) fn request(&self) -> Result<ScaleRequest, Error> {
         if self.machine.node_counts().is_empty() {
             return Err(Error::Usage(
                 "--nodes: give the node counts, joined by ','".into(),

@@ -148,6 +148,20 @@ pub struct Info {
 }
 
 impl Matrix {
+    /// A matrix handed over in memory as `name` (rows from 0, real,
+    /// general: nothing says more).
+    pub fn held(name: &str, csr: Csr) -> Result<Matrix, crate::analysis::RequestError> {
+        Ok(Matrix {
+            name: name.into(),
+            field: Field::Real,
+            symmetry: Symmetry::General,
+            block_size: 1,
+            csr,
+            ownership: None,
+            numbering: Numbering::FromZero,
+        })
+    }
+
     /// Its size, nonzeros, field and symmetry.
     pub fn info(&self) -> Info {
         Info {
@@ -169,4 +183,67 @@ impl Info {
             symmetry: Symmetry::General,
         }
     }
+}
+
+/// A CSR matrix from its parts as SciPy holds them (`indptr`, `indices`,
+/// `data`, `shape`), checked as a Matrix Market file is read: row
+/// pointers that start at 0, never fall and end at the nonzeros, column
+/// indices in range, finite values (named by row and column, from 0).
+/// Rows whose columns are unsorted or repeated are sorted and their
+/// duplicates summed, as a file's repeated entries are.
+pub fn csr_from_parts(
+    name: &str,
+    (rows, cols): (usize, usize),
+    indptr: Vec<usize>,
+    indices: Vec<u32>,
+    data: Vec<f64>,
+) -> Result<Csr, String> {
+    let bad = |why: String| format!("{name}: {why}");
+    if indptr.len() != rows + 1 || indptr[0] != 0 || indptr[rows] != indices.len() {
+        return Err(bad(format!(
+            "indptr must hold {} row pointers from 0 to the {} nonzeros",
+            rows + 1,
+            indices.len()
+        )));
+    }
+    if data.len() != indices.len() || cols > u32::MAX as usize {
+        return Err(bad(format!(
+            "{} values for {} column indices",
+            data.len(),
+            indices.len()
+        )));
+    }
+    let mut canonical = true;
+    for i in 0..rows {
+        let (lo, hi) = (indptr[i], indptr[i + 1]);
+        if hi < lo {
+            return Err(bad(format!("indptr falls at row {i}")));
+        }
+        for k in lo..hi {
+            let j = indices[k] as usize;
+            if j >= cols {
+                return Err(bad(format!(
+                    "row {i}: column {j} is out of range ({cols} columns)"
+                )));
+            }
+            if !data[k].is_finite() {
+                return Err(bad(format!(
+                    "row {i}, column {j} (from 0): value {} is not a finite number",
+                    data[k]
+                )));
+            }
+            canonical &= k == lo || indices[k - 1] < indices[k];
+        }
+    }
+    if canonical {
+        return Csr::try_new((rows, cols), indptr, indices, data)
+            .map_err(|e| bad(format!("not a CSR matrix: {}", e.3)));
+    }
+    let mut tri = sprs::TriMatI::<f64, u32>::with_capacity((rows, cols), indices.len());
+    for i in 0..rows {
+        for k in indptr[i]..indptr[i + 1] {
+            tri.add_triplet(i, indices[k] as usize, data[k]);
+        }
+    }
+    Ok(tri.to_csr())
 }
