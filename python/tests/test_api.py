@@ -3,6 +3,7 @@ request, PyAMG's own hierarchies, and the error kinds the API promises."""
 
 import _thread
 import os
+import signal
 import subprocess
 import threading
 import time
@@ -147,7 +148,9 @@ def test_the_gil_is_released_and_ctrl_c_interrupts_within_a_second():
     t.join()
     assert len(ticks) > 50, "another Python thread ran while amgcomm worked"
     assert any("setting up level" in s for s in stages) and "writing the report" in stages
-    # Ctrl-C half a second into a long run.
+    # Ctrl-C half a second into a long run (Python's own handler, which a
+    # shell that started it in the background may have left ignored).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.5, _thread.interrupt_main)
     start = time.monotonic()
     timer.start()
@@ -184,3 +187,11 @@ def test_compare_scale_machines_and_save(tmp_path):
     assert {"level", "op", "messages", "bytes", "total"} <= set(df.columns)
     assert df["total"].sum() == pytest.approx(sum(o["cost"]["total"] for lvl in a.report["levels"] for o in lvl["ops"].values()))
     assert "<table>" in a._repr_html_()
+
+
+def test_csr_csc_coo_and_arrays_are_one_matrix():
+    A = pyamg.gallery.poisson((24, 24), format="csr")
+    want = amgcomm.analyze(A, nodes=1).report["levels"]
+    for m in (A.tocsc(), A.tocoo(), sp.csr_array(A), sp.coo_array(A), A.astype(np.float32).astype(np.float64)):
+        assert amgcomm.analyze(m, nodes=1).report["levels"] == want, type(m)
+
