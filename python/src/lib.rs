@@ -5,6 +5,7 @@
 //! `KeyboardInterrupt` within 0.1 s, and every failure, a panic included,
 //! into `amgcomm.Error`.
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Duration;
@@ -78,9 +79,17 @@ enum Said<T> {
     Done(Result<T, Failure>),
 }
 
+/// Workers running now (`_workers()`, for the tests of Ctrl-C).
+static WORKERS: AtomicUsize = AtomicUsize::new(0);
+
+/// The unwinding that stops a cancelled worker at its next step (through
+/// `resume_unwind`: no panic hook, nothing printed).
+struct Cancelled;
+
 /// `work` on its own thread, the GIL released while waiting; its
 /// progress lines to `progress`; Ctrl-C (any pending signal) raised
-/// within 0.1 s, the worker left to finish alone.
+/// within 0.1 s, and the worker stopped at its next step (every level's
+/// setup and every stage is one).
 fn detached<T: Send + 'static>(
     py: Python,
     progress: Option<PyObject>,
@@ -88,8 +97,14 @@ fn detached<T: Send + 'static>(
 ) -> PyResult<T> {
     let (tx, rx) = mpsc::channel::<Said<T>>();
     let said = tx.clone();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let cancelled = cancel.clone();
+    WORKERS.fetch_add(1, Ordering::SeqCst);
     std::thread::spawn(move || {
         let say = move |s: String| {
+            if cancelled.load(Ordering::SeqCst) {
+                std::panic::resume_unwind(Box::new(Cancelled));
+            }
             let _ = said.send(Said::Progress(s));
         };
         let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&say)))
@@ -104,6 +119,7 @@ fn detached<T: Send + 'static>(
                     usage: false,
                 })
             });
+        WORKERS.fetch_sub(1, Ordering::SeqCst);
         let _ = tx.send(Said::Done(r));
     });
     let mut rx = rx;
@@ -125,8 +141,17 @@ fn detached<T: Send + 'static>(
                 ))
             }
         }
-        py.check_signals()?;
+        if let Err(e) = py.check_signals() {
+            cancel.store(true, Ordering::SeqCst);
+            return Err(e);
+        }
     }
+}
+
+/// Workers still running (a cancelled one ends at its next step).
+#[pyfunction]
+fn _workers() -> usize {
+    WORKERS.load(Ordering::SeqCst)
 }
 
 /// The held input of `matrix` (`(name, parts)`) or `levels` (`(name,
@@ -247,5 +272,6 @@ fn _amgcomm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hierarchy, m)?)?;
     m.add_function(wrap_pyfunction!(machines, m)?)?;
     m.add_function(wrap_pyfunction!(machine, m)?)?;
+    m.add_function(wrap_pyfunction!(_workers, m)?)?;
     Ok(())
 }

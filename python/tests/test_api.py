@@ -157,6 +157,10 @@ def test_the_gil_is_released_and_ctrl_c_interrupts_within_a_second():
     with pytest.raises(KeyboardInterrupt):
         amgcomm.analyze("gen:poisson3d:150", nodes=64, advice=True)
     assert time.monotonic() - start < 1.5
+    # The work stops too, at its next step, not at the end of the run.
+    while amgcomm._amgcomm._workers() and time.monotonic() - start < 30:
+        time.sleep(0.05)
+    assert amgcomm._amgcomm._workers() == 0
 
 
 def test_compare_scale_machines_and_save(tmp_path):
