@@ -12,31 +12,28 @@
 set -eu
 ref=${1:-../shared/reference}
 la=${2:-}
+# Fit preset $1 from the runs in folder $2, writing its file and table.
+fit() {
+    ./target/release/amgcomm machine fit "$1" "$2" \
+        --write-table "tests/data/presets/$1.csv" > "machines/presets/$1.json.new"
+    mv "machines/presets/$1.json.new" "machines/presets/$1.json"
+}
+# After a rebuild, each of the presets given refits to itself from its table.
+fixed() {
+    cargo build --release -q
+    for p in "$@"; do
+        ./target/release/amgcomm machine fit "$p" "tests/data/presets/$p.csv" | cmp -s - "machines/presets/$p.json" ||
+            { echo "fit_presets: $p does not refit to itself from its table" >&2; exit 1; }
+    done
+}
 cargo build --release -q
-for p in lassen summit frontier; do
-    d=$p
-    [ "$p" = frontier ] && d=tioga
-    ./target/release/amgcomm machine fit "$p" "$ref/$d" \
-        --write-table "tests/data/presets/$p.csv" > "machines/presets/$p.json.new"
-    mv "machines/presets/$p.json.new" "machines/presets/$p.json"
-done
-cargo build --release -q
-for p in lassen summit frontier; do
-    ./target/release/amgcomm machine fit "$p" "tests/data/presets/$p.csv" | cmp -s - "machines/presets/$p.json" ||
-        { echo "fit_presets: $p does not refit to itself from its table" >&2; exit 1; }
-done
+fit lassen "$ref/lassen"
+fit summit "$ref/summit"
+fit frontier "$ref/tioga"
+fixed lassen summit frontier
 echo "presets refitted: machines/presets/{lassen,summit,frontier}.json"
 [ -n "$la" ] || exit 0
-for p in elcapitan perlmutter; do
-    d=tuolumne
-    [ "$p" = perlmutter ] && d=delta
-    ./target/release/amgcomm machine fit "$p" "$la/benchmark_tests/$d" \
-        --write-table "tests/data/presets/$p.csv" > "machines/presets/$p.json.new"
-    mv "machines/presets/$p.json.new" "machines/presets/$p.json"
-done
-cargo build --release -q
-for p in elcapitan perlmutter; do
-    ./target/release/amgcomm machine fit "$p" "tests/data/presets/$p.csv" | cmp -s - "machines/presets/$p.json" ||
-        { echo "fit_presets: $p does not refit to itself from its table" >&2; exit 1; }
-done
+fit elcapitan "$la/benchmark_tests/tuolumne"
+fit perlmutter "$la/benchmark_tests/delta"
+fixed elcapitan perlmutter
 echo "presets refitted: machines/presets/{elcapitan,perlmutter}.json"

@@ -706,46 +706,30 @@ fn todays_machines_drive_every_command() {
             .unwrap();
             assert_eq!(report["machine"]["name"], m);
         }
-        let o = out("cmp");
-        let r = amgcomm(
-            d,
-            &[
+        for (k, command, flags) in [
+            (
+                "cmp",
                 "compare",
-                "gen:poisson3d:16",
-                "--machine",
-                m,
-                "--nodes",
-                "4",
-                "--variants",
-                "strategy=standard;strategy=node-aware-3",
-                "--out",
-                &o,
-            ],
-        );
-        assert!(
-            r.status.success(),
-            "{m}: {}",
-            String::from_utf8_lossy(&r.stderr)
-        );
-        let o = out("scale");
-        let r = amgcomm(
-            d,
-            &[
-                "scale",
-                "gen:poisson3d:16",
-                "--machine",
-                m,
-                "--nodes",
-                "2,4",
-                "--out",
-                &o,
-            ],
-        );
-        assert!(
-            r.status.success(),
-            "{m}: {}",
-            String::from_utf8_lossy(&r.stderr)
-        );
+                vec![
+                    "--nodes",
+                    "4",
+                    "--variants",
+                    "strategy=standard;strategy=node-aware-3",
+                ],
+            ),
+            ("scale", "scale", vec!["--nodes", "2,4"]),
+        ] {
+            let o = out(k);
+            let mut args = vec![command, "gen:poisson3d:16", "--machine", m];
+            args.extend(flags);
+            args.extend(["--out", &o]);
+            let r = amgcomm(d, &args);
+            assert!(
+                r.status.success(),
+                "{m} {command}: {}",
+                String::from_utf8_lossy(&r.stderr)
+            );
+        }
     }
     // machine list: the seven presets, one line each; the JSON counts
     // every provenance line by its kind and gives each its dates.

@@ -31,25 +31,25 @@ type Parts<'py> = (
 
 /// An index array of SciPy (int32 or int64) as `usize`s.
 fn indices(a: &Bound<PyAny>, what: &str) -> PyResult<Vec<usize>> {
-    if let Ok(v) = a.extract::<PyReadonlyArray1<i32>>() {
-        return v
-            .as_array()
-            .iter()
+    fn each<T: numpy::Element + Copy + std::fmt::Display>(
+        v: PyReadonlyArray1<T>,
+        what: &str,
+    ) -> PyResult<Vec<usize>>
+    where
+        usize: TryFrom<T>,
+    {
+        (v.as_array().iter())
             .map(|&x| {
                 usize::try_from(x)
                     .map_err(|_| Error::new_err(format!("{what}: negative index {x}")))
             })
-            .collect();
+            .collect()
+    }
+    if let Ok(v) = a.extract::<PyReadonlyArray1<i32>>() {
+        return each(v, what);
     }
     if let Ok(v) = a.extract::<PyReadonlyArray1<i64>>() {
-        return v
-            .as_array()
-            .iter()
-            .map(|&x| {
-                usize::try_from(x)
-                    .map_err(|_| Error::new_err(format!("{what}: negative index {x}")))
-            })
-            .collect();
+        return each(v, what);
     }
     Err(Error::new_err(format!(
         "{what}: indices must be int32 or int64"

@@ -316,32 +316,38 @@ mod tests {
     use crate::machine::Allocation;
     use crate::partition::methods::Method;
 
+    /// The alternatives offered to contiguous blocks on `machine` under
+    /// `strategy`, as the flags each adds.
+    fn offered(machine: &Machine, strategy: Strategy) -> Vec<(Vec<String>, Variant)> {
+        let fine = Fine::Method(Method::Contiguous);
+        let options = Options {
+            model: crate::model::Model::default(),
+            strategy,
+            ops: crate::comm::Ops::of(&[crate::comm::Op::Spmv, crate::comm::Op::Spgemm]),
+            keep_patterns: false,
+            cycle: None,
+        };
+        let s = Setup {
+            machine,
+            fine: &fine,
+            methods: MethodOptions::default(),
+            coarse: CoarseRule::Inherit,
+            options: &options,
+        };
+        alternatives(&s)
+    }
+
     /// A job scattered over the machine is offered a packed one; a
     /// packed job is not offered what it has.
     #[test]
     fn a_scattered_job_is_offered_a_packed_allocation() {
         let frontier = crate::machine::presets::preset("frontier").unwrap();
-        let fine = Fine::Method(Method::Contiguous);
-        let options = Options {
-            model: crate::model::Model::default(),
-            strategy: Strategy::Standard,
-            ops: crate::comm::Ops::of(&[crate::comm::Op::Spmv, crate::comm::Op::Spgemm]),
-            keep_patterns: false,
-            cycle: None,
-        };
         let offered = |allocation| {
             let machine = Machine {
                 allocation,
                 ..frontier.clone()
             };
-            let s = Setup {
-                machine: &machine,
-                fine: &fine,
-                methods: MethodOptions::default(),
-                coarse: CoarseRule::Inherit,
-                options: &options,
-            };
-            alternatives(&s)
+            offered(&machine, Strategy::Standard)
                 .into_iter()
                 .find(|(flags, _)| flags[0] == "--allocation")
                 .map(|(flags, v)| (flags, v.allocation))
@@ -361,27 +367,12 @@ mod tests {
     /// that stages through a host memory.
     #[test]
     fn apus_are_offered_no_staging() {
-        let fine = Fine::Method(Method::Contiguous);
-        let options = Options {
-            model: crate::model::Model::default(),
-            strategy: Strategy::GpuAware,
-            ops: crate::comm::Ops::of(&[crate::comm::Op::Spmv]),
-            keep_patterns: false,
-            cycle: None,
-        };
         let strategies = |name: &str| {
             let machine = crate::machine::presets::preset(name)
                 .unwrap()
                 .on_devices(2)
                 .unwrap();
-            let s = Setup {
-                machine: &machine,
-                fine: &fine,
-                methods: MethodOptions::default(),
-                coarse: CoarseRule::Inherit,
-                options: &options,
-            };
-            alternatives(&s)
+            offered(&machine, Strategy::GpuAware)
                 .into_iter()
                 .filter(|(flags, _)| flags[0] == "--strategy")
                 .map(|(flags, _)| flags[1].clone())

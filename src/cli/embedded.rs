@@ -61,6 +61,19 @@ fn say(progress: &(dyn Fn(String) + Sync)) -> impl Fn(Event) + '_ {
     }
 }
 
+/// `analyze`'s request from its flags, on `held` when given, checked.
+fn analysis(
+    args: &super::analyze::AnalyzeArgs,
+    held: Option<Arc<Held>>,
+) -> Result<(crate::analysis::Request, crate::analysis::request::Checked), Failure> {
+    let mut r = args.request()?;
+    if let Some(h) = held {
+        r.input = Input::Memory(h);
+    }
+    let checked = r.check().map_err(Error::from)?;
+    Ok((r, checked))
+}
+
 /// Runs `analyze`, `compare` or `scale` as `argv` asks, on `held` instead
 /// of the input the flags name when given; returns the report folder
 /// written (its `--out`).
@@ -73,9 +86,7 @@ pub fn run(
     let events = say(progress);
     match parse(argv)? {
         Command::Analyze(args) => {
-            let mut r = args.request()?;
-            r.input = input(r.input);
-            let checked = r.check().map_err(Error::from)?;
+            let (r, checked) = analysis(&args, held)?;
             let run = r.run(checked, &events).map_err(Error::from)?;
             crate::report::run::write_run(&run, &r, false, &|s| progress(s))
                 .map_err(Error::from)?;
@@ -116,11 +127,7 @@ pub fn hierarchy(
             usage: true,
         });
     };
-    let mut r = args.request()?;
-    if let Some(h) = held {
-        r.input = Input::Memory(h);
-    }
-    let checked = r.check().map_err(Error::from)?;
+    let (r, checked) = analysis(&args, held)?;
     let mut stages = crate::analysis::Stages::start();
     let loaded = (r.hierarchy(&checked, &say(progress), &mut stages)).map_err(Error::from)?;
     Ok(loaded.h)

@@ -33,7 +33,7 @@ pub use calibration::{Calibration, Fit, Source};
 pub use gpu::{Copy, Gpus, Memory};
 pub use locality::{Domain, Locality};
 pub use network::{Allocation, Network};
-pub use params::{CopyRates, LogGP, PackTable, Params, ProtocolRates, Rate, RowWork};
+pub use params::{CopyRates, LogGP, PackTable, Params, ProtocolRates, Rate, Rates, RowWork};
 pub use placement::Placement;
 pub use places::Places;
 pub use protocol::{Class, Protocol, PROTOCOLS};

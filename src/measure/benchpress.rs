@@ -851,9 +851,9 @@ impl Runs {
     }
 }
 
-/// `parse` of each of `files` in `dir`, each read once; an error names
-/// its file.
-fn parsed<T>(
+/// `parse` of each of `files` in `dir`, each read once (at most 64
+/// MiB); an error names its file.
+pub(super) fn parsed<T>(
     dir: &std::path::Path,
     files: &[&str],
     parse: impl Fn(&str) -> Result<T, BenchError>,
@@ -962,22 +962,28 @@ pub fn refit(
 ) -> Result<(Machine, Vec<String>, Vec<Median>), BenchError> {
     fittable(name)?;
     let base = crate::machine::presets::preset(name).expect("every run names a preset");
-    let la = super::locality_aware::Runs::of(name);
-    let (source, per_node, thresholds) = match (Runs::of(name), la) {
-        (Some(runs), _) => (runs.source(), runs.gpus.map(|g| g.per_node), None),
-        (None, Some(runs)) => (runs.source(), Some(runs.gpus_per_node), runs.thresholds),
-        (None, None) => unreachable!("fittable"),
-    };
-    let (source, medians) = if from.is_dir() {
-        let medians = match (Runs::of(name), la) {
-            (Some(runs), _) => runs.read(from)?,
-            (None, Some(runs)) => runs.read(from)?,
+    // From a folder, its runs' medians; from a table, its own.
+    let dir = from.is_dir();
+    let (source, per_node, thresholds, medians) =
+        match (Runs::of(name), super::locality_aware::Runs::of(name)) {
+            (Some(runs), _) => (
+                runs.source(),
+                runs.gpus.map(|g| g.per_node),
+                None,
+                dir.then(|| runs.read(from)).transpose()?,
+            ),
+            (None, Some(runs)) => (
+                runs.source(),
+                Some(runs.gpus_per_node),
+                runs.thresholds,
+                dir.then(|| runs.read(from)).transpose()?,
+            ),
             (None, None) => unreachable!("fittable"),
         };
-        (source, medians)
-    } else {
-        read_table(&read_text(from)?)
-            .map_err(|e| BenchError(format!("{}: {}", from.display(), e.0)))?
+    let (source, medians) = match medians {
+        Some(medians) => (source, medians),
+        None => read_table(&read_text(from)?)
+            .map_err(|e| BenchError(format!("{}: {}", from.display(), e.0)))?,
     };
     let m = fit(&medians, &base, &source.join("; "), per_node, thresholds)
         .map_err(|e| BenchError(format!("{}: {e}", from.display())))?;

@@ -270,47 +270,37 @@ impl Runs {
 
     /// The medians of the runs in `dir`.
     pub fn read(&self, dir: &std::path::Path) -> Result<Vec<Median>, BenchError> {
-        let read = |files: &[&str]| -> Result<Vec<Vec<Block>>, BenchError> {
-            (files.iter())
-                .map(|name| {
-                    let path = dir.join(name);
-                    let text = crate::memory::read_text(&path, 64 << 20).map_err(|e| {
-                        BenchError(format!("{}: {}", path.display(), crate::output::reason(&e)))
-                    })?;
-                    blocks(&text).map_err(|e| BenchError(format!("{}: {}", path.display(), e.0)))
-                })
-                .collect()
-        };
+        let read = |files: &[&str]| super::benchpress::parsed(dir, files, blocks);
         let (cpu, gpu) = (read(self.cpu)?, read(self.gpu)?);
         let mut out = Vec::new();
         let one_way = |runs: &[Vec<Block>], part: Part, title: &str, active: u64| {
             minima(runs, part, title, active).map(|v| v.into_iter().map(|(b, t)| (b, t / 2.0)))
         };
-        for &(title, l) in self.host {
-            let rows =
-                one_way(&cpu, Part::Host, title, 1).ok_or_else(|| missing(title, self.cpu))?;
-            out.extend(rows.map(|(bytes, seconds)| {
-                median(
-                    Bench::Host(Experiment::PingPong(l)),
-                    bytes,
-                    1,
-                    seconds,
-                    cpu.len(),
-                )
-            }));
-        }
-        for &(title, l) in self.device {
-            let rows =
-                one_way(&gpu, Part::GpuAware, title, 1).ok_or_else(|| missing(title, self.gpu))?;
-            out.extend(rows.map(|(bytes, seconds)| {
-                median(
-                    Bench::Device(Experiment::PingPong(l)),
-                    bytes,
-                    1,
-                    seconds,
-                    gpu.len(),
-                )
-            }));
+        // Ping-pongs of host buffers (CPU runs) and device buffers (GPU
+        // runs, GPU-aware sections), per section's locality class.
+        let pingpongs = [
+            (
+                self.host,
+                &cpu,
+                self.cpu,
+                Part::Host,
+                Bench::Host as fn(_) -> _,
+            ),
+            (self.device, &gpu, self.gpu, Part::GpuAware, Bench::Device),
+        ];
+        for (sections, runs, files, part, bench) in pingpongs {
+            for &(title, l) in sections {
+                let rows = one_way(runs, part, title, 1).ok_or_else(|| missing(title, files))?;
+                out.extend(rows.map(|(bytes, seconds)| {
+                    median(
+                        bench(Experiment::PingPong(l)),
+                        bytes,
+                        1,
+                        seconds,
+                        runs.len(),
+                    )
+                }));
+            }
         }
         if let Some((copy, host)) = self.copies {
             let staged =

@@ -326,6 +326,9 @@ fn preset_cases(
     let (_, medians) = read_table(table).map_err(|e| bad(e.0))?;
     let m = crate::machine::presets::preset(name).expect("a preset");
     let d = m.device();
+    // Ranks per node of the runs the medians came from.
+    let run_ppn =
+        crate::measure::locality_aware::Runs::of(name).map_or(m.ppn, |r| r.ranks_per_node);
     let us = |t: f64| t * 1e6;
     let mut out = Vec::new();
     for md in &medians {
@@ -340,9 +343,7 @@ fn preset_cases(
                 // The runs' first `a` ranks of a node: their NIC's block
                 // holds at most the runs' ranks per NIC of them.
                 let a = md.active as usize;
-                let ppn = crate::measure::locality_aware::Runs::of(name)
-                    .map_or(m.ppn, |r| r.ranks_per_node);
-                let per_nic = a.min((ppn / m.params.nics.max(1)).max(1));
+                let per_nic = a.min((run_ppn / m.params.nics.max(1)).max(1));
                 (
                     format!("{label} injection {a} x {size} B (us)"),
                     super::terms::message_time(&m, Locality::NETWORK, size, per_nic),

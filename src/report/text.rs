@@ -22,12 +22,7 @@ pub fn machine(m: &Machine) -> String {
         "protocols: short < {} B <= eager < {} B <= rend\n{:<8} {:>12} {:>12} {:>12} {:>12} {:>12} {:>12}\n",
         p.eager_threshold, p.rendezvous_threshold, "", "short alpha", "short R_b", "eager alpha", "eager R_b", "rend alpha", "rend R_b"
     );
-    for (name, r) in &p.rates.0 {
-        s += &format!(
-            "{name:<8} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e}\n",
-            r.short.alpha, r.short.rate, r.eager.alpha, r.eager.rate, r.rend.alpha, r.rend.rate
-        );
-    }
+    s += &rate_rows(&p.rates);
     s += &format!(
         "R_N = {:.1e} B/s (network rendezvous), gamma = {:.1e} s, delta = {:.1e} s\n",
         p.r_n, p.gamma, p.delta
@@ -87,12 +82,7 @@ pub fn machine(m: &Machine) -> String {
             "device messages: short < {} B <= eager < {} B <= rend, R_N = {:.1e} B/s; kernel {:.1e} s, GPU-aware call {:.1e} s\n",
             d.eager_threshold, d.rendezvous_threshold, d.r_n, g.work.kernel, g.work.aware_call
         );
-        for (name, r) in &d.rates.0 {
-            s += &format!(
-                "{name:<8} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e}\n",
-                r.short.alpha, r.short.rate, r.eager.alpha, r.eager.rate, r.rend.alpha, r.rend.rate
-            );
-        }
+        s += &rate_rows(&d.rates);
     }
     let prov = m.provenance_or_default();
     if !prov.is_empty() {
@@ -102,6 +92,18 @@ pub fn machine(m: &Machine) -> String {
         }
     }
     s
+}
+
+/// Table 1's rows: `alpha` and `R_b` per protocol, a line per class.
+fn rate_rows(rates: &crate::machine::Rates) -> String {
+    (rates.0.iter())
+        .map(|(name, r)| {
+            format!(
+                "{name:<8} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e} {:>12.1e}\n",
+                r.short.alpha, r.short.rate, r.eager.alpha, r.eager.rate, r.rend.alpha, r.rend.rate
+            )
+        })
+        .collect()
 }
 
 /// `amgcomm machine list`: one line per preset.
