@@ -57,6 +57,7 @@ pub mod amg;
 pub mod analysis;
 pub mod cli;
 pub mod comm;
+pub mod json_in;
 pub mod machine;
 pub mod matrix;
 pub mod measure;

@@ -405,10 +405,19 @@ fn temp_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.amgcomm-{}{ext}", std::process::id()))
 }
 /// The files of a report folder besides the charts.
-const REPORT_FILES: [&str; 3] = ["report.json", "levels.csv", "compare.json"];
+const REPORT_FILES: [&str; 4] = ["report.json", "levels.csv", "compare.json", "profile.json"];
 /// The charts of a report folder, each as PNG and SVG.
-const CHARTS: [&str; 9] = [
-    "spmv", "spgemm", "ptap", "aa", "interp", "restrict", "messages", "compare", "cycle",
+const CHARTS: [&str; 10] = [
+    "spmv",
+    "spgemm",
+    "ptap",
+    "aa",
+    "interp",
+    "restrict",
+    "messages",
+    "compare",
+    "cycle",
+    "measured_levels",
 ];
 
 /// Whether a report folder (`analyze --out`, `compare --out`) may hold a
@@ -416,6 +425,13 @@ const CHARTS: [&str; 9] = [
 /// anything else is not replaced ([`check_folder`]).
 pub fn is_report_file(name: &str) -> bool {
     if REPORT_FILES.contains(&name) {
+        return true;
+    }
+    // compare's profiles, one per variant: profile_1.json, ...
+    let profile = (name.strip_prefix("profile_"))
+        .and_then(|n| n.strip_suffix(".json"))
+        .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()));
+    if profile {
         return true;
     }
     let chart = name

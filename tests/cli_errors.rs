@@ -383,3 +383,68 @@ fn the_help_and_the_readme_list_every_input_and_command() {
         );
     }
 }
+
+/// Every JSON file amgcomm reads names a field it does not know, with the
+/// nearest known one: a machine file (a required parameter, an optional
+/// one among the locality classes, a network field), a measured file and
+/// a pattern file's header.
+#[test]
+fn json_readers_name_unknown_fields_and_the_nearest_known() {
+    let d = tempfile::tempdir().unwrap();
+    let shown = amgcomm(&["machine", "show", "elcapitan", "--json"]);
+    assert!(shown.status.success());
+    let machine = String::from_utf8(shown.stdout).unwrap();
+    let cases = [
+        (
+            "\"delta\"",
+            "\"dleta\"",
+            "unknown field `dleta` in params (did you mean `delta`?)",
+        ),
+        (
+            "\"nics\"",
+            "\"nic\"",
+            "unknown field `nic` in params (did you mean `nics`?)",
+        ),
+        (
+            "\"ppn\"",
+            "\"ppm\"",
+            "unknown field `ppm` in the top level (did you mean `ppn`?)",
+        ),
+        (
+            "\"groups\"",
+            "\"grups\"",
+            "unknown field `grups` in network (did you mean `groups`?)",
+        ),
+        (
+            "\"h2d\"",
+            "\"hd2\"",
+            "unknown field `hd2` in gpus (did you mean `h2d`?)",
+        ),
+    ];
+    for (k, (from, to, said)) in cases.into_iter().enumerate() {
+        assert!(machine.contains(from), "{from}");
+        let f = write(
+            d.path(),
+            &format!("m{k}.json"),
+            machine.replacen(from, to, 1).as_bytes(),
+        );
+        fails_with(&["machine", "show", &f], &[said]);
+    }
+    let measured = write(
+        d.path(),
+        "measured.json",
+        br#"{"format": "amgcomm-measured", "version": 1, "ranks": 16,
+            "levels": [{"level": 0, "spmv": {"seconds": 1e-5, "max_msg": 3}}]}"#,
+    );
+    fails_with(
+        &[
+            "analyze",
+            "gen:poisson2d:20",
+            "--nodes",
+            "1",
+            "--measured",
+            &measured,
+        ],
+        &["unknown field `max_msg` in levels[0].spmv (did you mean `max_msgs`?)"],
+    );
+}

@@ -157,3 +157,25 @@ fn the_folder_is_replaced_whole_and_a_users_folder_is_refused() {
         "keep"
     );
 }
+
+/// A pattern file's header names a misspelt field and the one meant.
+#[test]
+fn a_misspelt_header_field_is_named() {
+    let d = tempfile::tempdir().unwrap();
+    let pats = d.path().join("patterns");
+    analyze(
+        &d.path().join("out"),
+        &["--save-patterns", pats.to_str().unwrap()],
+    );
+    let f = pats.join(pattern_file::file_name(0, Op::Spmv));
+    let bytes = std::fs::read(&f).unwrap();
+    let at = bytes.windows(5).position(|w| w == b"\"ppn\"").unwrap();
+    let mut bad = bytes.clone();
+    bad[at + 1..at + 4].copy_from_slice(b"ppm");
+    std::fs::write(&f, bad).unwrap();
+    let e = pattern_file::read(&f).unwrap_err().to_string();
+    assert!(
+        e.contains("header: unknown field `ppm` in the top level (did you mean `ppn`?)"),
+        "{e}"
+    );
+}

@@ -442,7 +442,7 @@ fn malformed_networks_are_refused_before_the_input() {
         ),
         (
             r#"{"kind": "torus3d", "nodes_per_switch": 1, "dims": [2, 2, 2], "wrap": false}"#,
-            "torus3d has no field \"wrap\"",
+            "unknown field `wrap` in network (fields: kind, nodes_per_switch, dims)",
         ),
     ] {
         std::fs::write(

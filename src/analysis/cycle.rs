@@ -212,7 +212,7 @@ pub fn dominates(total: &Seconds, n: u64) -> Phase {
 /// One level's seconds from `time(op)` (an operation's seconds on the
 /// level, `None` when it was not charged or measured); `None` when a
 /// part the cycle needs is missing.
-fn level_seconds(
+pub(crate) fn level_seconds(
     l: &LevelAnalysis,
     coarsest: bool,
     c: &Cycle,

@@ -24,7 +24,7 @@ use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
 pub use compare::{compare, parse_variants, CompareError, Variant, VariantAnalysis, VariantError};
-pub use overlay::{check_measured, overlay, OverlayError};
+pub use overlay::{check_measured, overlay, overlay_phases, OverlayError, PhaseOverlay};
 pub use request::{Held, HeldKind, Input, Outputs, Request, RequestError, Run};
 pub use scale::{ScaleRequest, Scaling};
 pub use stages::Stages;

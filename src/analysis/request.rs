@@ -645,7 +645,8 @@ impl Request {
         stages.record("model", analysis.seconds.model);
         let measured = checked.measured.map(|file| {
             let path = self.measured.as_deref().expect("a measured file was read");
-            overlay_measured(&mut analysis, file, path, progress)
+            let cycle = self.options.cycle.unwrap_or_default();
+            overlay_measured(&mut analysis, file, path, &cycle, progress)
         });
         let cycle = (self.options.cycle).and_then(|c| super::cycle::of(&analysis, &c));
         let advice = if self.advice {
@@ -782,12 +783,18 @@ pub struct Loaded {
 pub struct MeasuredOverlay {
     /// The file given.
     pub file: String,
-    /// `raptor` or `amgcomm`.
+    /// `raptor`, `amgcomm`, `caliper` or `petsc`.
     pub format: &'static str,
     /// Ranks, when the file states them.
     pub ranks: Option<usize>,
     /// Levels and operations not measured, levels beyond the hierarchy.
     pub warnings: Vec<String>,
+    /// How the reader read the file (a profile's), one sentence each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// A profile's phases of each level beside the model.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub levels: Vec<super::PhaseOverlay>,
 }
 
 /// A run's plain data, for `report`.
@@ -1019,9 +1026,12 @@ pub fn overlay_measured(
     analysis: &mut Analysis,
     file: Measured,
     path: &Path,
+    cycle: &super::cycle::Cycle,
     progress: &dyn Fn(Event),
 ) -> MeasuredOverlay {
-    let warnings = super::overlay(analysis, &file);
+    let mut warnings = super::overlay(analysis, &file);
+    let (levels, more) = super::overlay_phases(analysis, &file, cycle);
+    warnings.extend(more);
     for w in &warnings {
         progress(Event::Warning(format!(
             "request.measured {}: {w}",
@@ -1033,6 +1043,8 @@ pub fn overlay_measured(
         format: file.format,
         ranks: file.ranks,
         warnings,
+        notes: file.notes,
+        levels,
     }
 }
 

@@ -62,7 +62,7 @@ pub struct PointRequest {
 }
 
 /// One operation of one level under one strategy.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct OpPoint {
     /// The operation.
     pub op: Op,
@@ -73,6 +73,10 @@ pub struct OpPoint {
     pub measured: Option<f64>,
     /// Most messages one rank receives (all steps).
     pub max_recv: u64,
+    /// Each cost term's seconds, under its `report.json` key (terms of
+    /// one slot summed), in the model's order.
+    #[serde(skip)]
+    pub terms: Vec<(&'static str, f64)>,
 }
 
 /// One level under one strategy.
@@ -120,6 +124,7 @@ impl Point {
                                 modeled: o.cost.total,
                                 measured: o.measured.map(|m| m.seconds),
                                 max_recv: o.summary.messages.max_recv,
+                                terms: o.cost.by_column(),
                             })
                             .collect(),
                     })
@@ -407,7 +412,7 @@ impl ScaleRequest {
 /// What a scaling folder holds: its own files and each node count's
 /// report folder.
 pub fn is_scale_entry(name: &str) -> bool {
-    matches!(name, "scale.json" | "scale.csv")
+    matches!(name, "scale.json" | "scale.csv" | "extrap.jsonl")
         || name.strip_prefix("nodes_").is_some_and(|n| {
             let (count, strategy) = n.split_once('_').unwrap_or((n, ""));
             count.parse::<usize>().is_ok()
@@ -434,6 +439,7 @@ mod tests {
                         modeled: if k == 0 { t.0 } else { t.1 },
                         measured: None,
                         max_recv: 0,
+                        terms: Vec::new(),
                     }],
                 })
                 .collect()

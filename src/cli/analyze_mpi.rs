@@ -67,7 +67,8 @@ pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
         }
         let measured = measured.map(|file| {
             let path = request.measured.as_deref().expect("read");
-            overlay_measured(&mut analysis, file, path, &events)
+            let cycle = request.options.cycle.unwrap_or_default();
+            overlay_measured(&mut analysis, file, path, &cycle, &events)
         });
         let first = &g.sizes[0];
         let (name, source) = match &request.input {

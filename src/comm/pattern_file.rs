@@ -365,8 +365,10 @@ pub fn open(path: &Path) -> Result<PatternIndex, PatternError> {
         })?;
     let header_end = line_end(magic_end + 1)
         .ok_or_else(|| bad("the header line is missing or longer than 1 MiB".into()))?;
-    let h: Header = serde_json::from_slice(&head[magic_end + 1..header_end])
-        .map_err(|e| bad(format!("header: {e}")))?;
+    let header = std::str::from_utf8(&head[magic_end + 1..header_end])
+        .map_err(|_| bad("header: not UTF-8 text".into()))?;
+    let h: Header =
+        crate::json_in::from_str(header).map_err(|e| bad(format!("header: {}", e.message)))?;
     let op = super::OPS
         .into_iter()
         .find(|o| o.name() == h.op)

@@ -266,7 +266,7 @@ impl Machine {
                 source: e,
             },
         })?;
-        let m: Machine = serde_json::from_str(&text).map_err(|e| MachineError::Json {
+        let m: Machine = crate::json_in::from_str(&text).map_err(|e| MachineError::Json {
             path: spec.into(),
             reason: e.to_string(),
         })?;
@@ -463,7 +463,10 @@ mod tests {
             "{e}"
         );
         let e = load(r#""network": {"kind": "box3d", "switches": 4}"#).unwrap_err();
-        assert!(e.contains("box3d has no field \"switches\""), "{e}");
+        assert!(
+            e.contains("unknown field `switches` in network (fields: kind,"),
+            "{e}"
+        );
         let e =
             load(r#""nodes_per_router": 2, "network": {"kind": "box3d", "nodes_per_switch": 2}"#)
                 .unwrap_err();

@@ -92,6 +92,12 @@ impl<'de> Deserialize<'de> for Rates {
                 use serde::de::Error;
                 let mut out = Vec::new();
                 while let Some((name, v)) = a.next_entry::<String, serde_json::Value>()? {
+                    // A misspelt parameter reaches here among the classes.
+                    if let Some(p) = crate::json_in::nearest(&name, FIELDS) {
+                        return Err(A::Error::custom(format!(
+                            "unknown field `{name}` in params (did you mean `{p}`?)"
+                        )));
+                    }
                     let r = ProtocolRates::deserialize(v).map_err(|e| {
                         A::Error::custom(format!(
                             "params.{name}: not a parameter, nor a locality class's rates ({e})"
@@ -160,6 +166,23 @@ pub struct Params {
     #[serde(default = "RowWork::bluewaters")]
     pub row_work: RowWork,
 }
+
+/// [`Params`]' own fields (the rest of `params` are locality classes),
+/// to name a misspelt one.
+pub const FIELDS: [&str; 12] = [
+    "eager_threshold",
+    "rendezvous_threshold",
+    "r_n",
+    "nics",
+    "gamma",
+    "delta",
+    "pack_per_run",
+    "pack_rate",
+    "pack_table",
+    "loggp",
+    "copy_transfer",
+    "row_work",
+];
 
 fn one() -> usize {
     1

@@ -39,7 +39,7 @@ pub fn preset(name: &str) -> Option<Machine> {
         return Some(Machine::bluewaters());
     }
     let (_, text) = FILES.iter().find(|f| f.0 == name)?;
-    let m: Machine = serde_json::from_str(text)
+    let m: Machine = crate::json_in::from_str(text)
         .unwrap_or_else(|e| panic!("preset {name} does not read: {e} (a test checks them)"));
     Some(m)
 }

@@ -94,8 +94,12 @@ impl MeasuredLevel {
 pub const FORMAT: &str = "amgcomm-measured";
 
 pub(super) fn parse_json(text: &str) -> Result<Measured, MeasuredError> {
-    let f: MeasuredFile = serde_json::from_str(text)
-        .map_err(|e| fail(Some(e.line()), format!("not amgcomm's measured JSON: {e}")))?;
+    let f: MeasuredFile = crate::json_in::from_str(text).map_err(|e| {
+        fail(
+            e.line,
+            format!("not amgcomm's measured JSON: {}", e.message),
+        )
+    })?;
     if f.format != FORMAT || f.version != 1 {
         return Err(fail(
             None,
@@ -132,6 +136,8 @@ pub(super) fn parse_json(text: &str) -> Result<Measured, MeasuredError> {
         strategy: f.strategy,
         levels,
         others: BTreeMap::new(),
+        phases: Default::default(),
+        notes: Vec::new(),
     })
 }
 

@@ -1,5 +1,9 @@
 //! Measured communication times, to set beside the model (`analyze
-//! --measured FILE`). Two formats, told apart by content:
+//! --measured FILE`). Four formats, told apart by content: a Caliper
+//! json-split profile of hypre ([`caliper`]: its `nodes`, `columns` and
+//! `data`), PETSc's `-log_view` text ([`petsc_log`]: its "PETSc
+//! Performance Summary"), both timing phases of each level
+//! ([`Measured::phases`]), and these two, timing single operations:
 //!
 //! - RAPtor's per-level benchmark output, as printed for the EuroMPI'18
 //!   study: blocks `Level N`, then `A*P:` and `A*x`, each followed by
@@ -29,6 +33,8 @@
 use std::collections::BTreeMap;
 
 mod amgcomm_json;
+pub mod caliper;
+pub mod petsc_log;
 pub mod raptor_log;
 
 use amgcomm_json::parse_json;
@@ -80,7 +86,60 @@ pub struct Measured {
     /// The same run's measurements under other exchange strategies, by
     /// strategy name (benchmark_matops's `TAP` blocks: `node-aware-3`).
     pub others: BTreeMap<String, Levels>,
+    /// What a profile timed of whole phases of a level's solve (Caliper,
+    /// PETSc), where it does not time single operations.
+    pub phases: LevelPhases,
+    /// How the reader read the file, one sentence each, for the report.
+    pub notes: Vec<String>,
 }
+
+/// A part of a level's solve that a profile times as a whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    /// All of the level's communication in the solve (Caliper: MPI
+    /// point-to-point below `MG level L`).
+    Solve,
+    /// The smoother's sweeps (PETSc's `MGSmooth Level k`).
+    Smooth,
+    /// The residual `b - A x` (PETSc's `MGResid Level k`).
+    Residual,
+    /// Interpolation and restriction (PETSc's `MGInterp Level k`).
+    Transfer,
+}
+
+impl Phase {
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Solve => "solve",
+            Phase::Smooth => "smooth",
+            Phase::Residual => "residual",
+            Phase::Transfer => "transfer",
+        }
+    }
+}
+
+/// What a profile measured of one phase of one level, over the run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PhaseMeasured {
+    /// The profile's own name for it.
+    pub event: String,
+    /// Times it was entered, when the profile counts them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calls: Option<u64>,
+    /// Seconds over the run (the slowest rank's).
+    pub seconds: f64,
+    /// Messages over all ranks and calls, when counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub messages: Option<f64>,
+    /// Bytes per message, on average, when counted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub avg_bytes: Option<f64>,
+}
+
+/// Per level (0 the finest), what was measured of its phases.
+pub type LevelPhases = BTreeMap<usize, BTreeMap<Phase, PhaseMeasured>>;
 
 /// Per level (0 the finest), the measured operations.
 pub type Levels = BTreeMap<usize, BTreeMap<Op, MeasuredOp>>;
@@ -104,7 +163,9 @@ impl Measured {
 
     /// Levels the file covers: one past its deepest.
     pub fn depth(&self) -> usize {
-        self.levels.keys().next_back().map_or(0, |l| l + 1)
+        let ops = self.levels.keys().next_back().map_or(0, |l| l + 1);
+        let phases = self.phases.keys().next_back().map_or(0, |l| l + 1);
+        ops.max(phases)
     }
 
     /// The most ranks any operation of the file had taking part.
@@ -137,7 +198,21 @@ pub(crate) fn fail(line: Option<usize>, problem: impl Into<String>) -> MeasuredE
 /// Reads a measured file's text in either format.
 pub fn parse(text: &str) -> Result<Measured, MeasuredError> {
     if text.trim_start().starts_with('{') {
-        parse_json(text)
+        // A Caliper profile by its sections; else amgcomm's schema, whose
+        // reader names what is wrong.
+        match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(v) if caliper::is_profile(&v) => caliper::parse_profile(&v),
+            Ok(_) => parse_json(text),
+            // Not JSON at all (cut short, a number beyond f64, nested past
+            // serde_json's recursion limit of 128): no reader would read it.
+            Err(e) => {
+                let m = e.to_string();
+                let m = m.rsplit_once(" at line ").map_or(m.as_str(), |(m, _)| m);
+                Err(fail(Some(e.line()), format!("not valid JSON: {m}")))
+            }
+        }
+    } else if petsc_log::is_log(text) {
+        petsc_log::parse_log(text)
     } else {
         parse_raptor(text)
     }

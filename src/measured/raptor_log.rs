@@ -163,6 +163,8 @@ pub(super) fn parse_raptor(text: &str) -> Result<Measured, MeasuredError> {
         strategy: None,
         levels,
         others,
+        phases: Default::default(),
+        notes: Vec::new(),
     })
 }
 

@@ -322,6 +322,19 @@ impl Cost {
             .fold(0.0, |sum, c| sum + c.charge.seconds)
     }
 
+    /// Each report column's seconds (terms of one slot summed), in the
+    /// model's order: `report.json`'s `cost` keys but `total`.
+    pub fn by_column(&self) -> Vec<(&'static str, f64)> {
+        let mut out: Vec<(&'static str, f64)> = Vec::new();
+        for c in &self.terms {
+            match out.iter_mut().find(|(k, _)| *k == c.term.column) {
+                Some((_, s)) => *s += c.charge.seconds,
+                None => out.push((c.term.column, c.charge.seconds)),
+            }
+        }
+        out
+    }
+
     /// Of the report columns `columns` ([`Model::columns`]), the one
     /// charging most here, and its seconds (the first on a tie).
     pub fn dominant(&self, columns: &[&'static Term]) -> (&'static Term, f64) {

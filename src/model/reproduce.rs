@@ -96,7 +96,7 @@ fn parse<T: for<'de> Deserialize<'de>>(
     file: &'static str,
     text: &str,
 ) -> Result<T, ReproduceError> {
-    serde_json::from_str::<ParamFile<T>>(text)
+    crate::json_in::from_str::<ParamFile<T>>(text)
         .map(|f| f.params)
         .map_err(|e| ReproduceError {
             file,

@@ -188,6 +188,8 @@ where
 #[derive(Clone, Copy)]
 pub(crate) enum Key {
     Dot,
+    /// An open circle (a modeled value beside measured dots).
+    Ring,
     Diamond,
     Box,
 }
@@ -207,6 +209,7 @@ where
         let y = 24 + 22 * k as i32;
         match mark {
             Key::Dot => area.draw(&Circle::new((x + 7, y), 5, color.filled()))?,
+            Key::Ring => area.draw(&Circle::new((x + 7, y), 6, color.stroke_width(2)))?,
             Key::Diamond => area.draw(&Polygon::new(
                 vec![(x + 7, y - 7), (x + 14, y), (x + 7, y + 7), (x, y)],
                 color.filled(),

@@ -87,6 +87,9 @@ pub struct CompareReport {
     pub model: Model,
     /// One entry per variant, in the order given.
     pub variants: Vec<VariantReport>,
+    /// Each variant's `profile_<k>.json` ([`super::caliper`]), k from 1.
+    #[serde(skip)]
+    pub profiles: Vec<String>,
 }
 
 impl CompareReport {
@@ -97,7 +100,7 @@ impl CompareReport {
         model: &Model,
         variants: &[VariantAnalysis],
     ) -> CompareReport {
-        let variants = variants
+        let reports = variants
             .iter()
             .map(|v| {
                 let levels: Vec<LevelCompare> = v
@@ -124,13 +127,29 @@ impl CompareReport {
                 }
             })
             .collect();
+        let profiles = (variants.iter())
+            .map(|v| {
+                let meta = super::caliper::run_metadata(&[
+                    ("machine", base.name.clone().into()),
+                    ("node_count", base.nodes.into()),
+                    ("ppn", base.ppn.into()),
+                    ("mpi.world.size", base.ranks().into()),
+                    ("strategy", v.variant.strategy.name().into()),
+                    ("variant", v.variant.name.clone().into()),
+                    ("model", model.to_string().into()),
+                    ("matrix", matrix.into()),
+                ]);
+                super::caliper::profile(&v.analysis.levels, meta)
+            })
+            .collect();
         CompareReport {
+            profiles,
             matrix: matrix.to_string(),
             machine: base.name.clone(),
             nodes: base.nodes,
             ppn: base.ppn,
             model: model.clone(),
-            variants,
+            variants: reports,
         }
     }
 
@@ -227,12 +246,16 @@ pub(crate) const COLORS: [RGBColor; 10] = [
     RGBColor(23, 190, 207),
 ];
 
-/// Writes the folder `dir` whole: `compare.json` and the chart as
+/// Writes the folder `dir` whole: `compare.json`, each variant's
+/// `profile_<k>.json` (k from 1, in the order given) and the chart as
 /// `compare.png` and `compare.svg` ([`crate::output::write_folder`]); a
 /// folder holding other than report files is refused.
 pub fn write_folder(dir: &Path, r: &CompareReport) -> Result<(), ReportError> {
     super::report_folder(dir, |f| {
         f.text("compare.json", &r.to_json())?;
+        for (k, p) in r.profiles.iter().enumerate() {
+            f.text(&format!("profile_{}.json", k + 1), p)?;
+        }
         for ext in ["png", "svg"] {
             chart(&f.path(&format!("compare.{ext}")), r)?;
         }

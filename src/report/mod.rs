@@ -3,23 +3,29 @@
 //! computes a cost.
 //!
 //! - [`json`]: `report.json`, MODEL.md's fields ("Report fields");
+//! - [`caliper`]: `profile.json`, the levels as a Caliper profile;
+//! - [`extrap`]: `extrap.jsonl` of `scale`, Extra-P's input;
 //! - [`table`]: the terminal tables and `levels.csv`;
 //! - [`charts`]: per-level charts of `analyze`;
 //! - [`compare`]: the table, JSON and chart of `compare`;
 //! - [`hierarchy`]: the level table of `hierarchy`;
 //! - [`text`]: `machine show` and `models reproduce`;
+//! - [`phases`]: a profile's phases per level beside the model;
 //! - [`spy`]: sparsity plots.
 //!
 //! Charts are PNG or SVG, chosen by the output file's extension. Text is
 //! drawn with the DejaVu Sans font compiled into the binary, so no system
 //! font library is needed.
 
+pub mod caliper;
 pub mod charts;
 pub mod compare;
 pub mod cycle;
+pub mod extrap;
 pub mod hierarchy;
 pub mod json;
 pub mod measurements;
+pub mod phases;
 pub mod run;
 pub mod scale;
 pub mod spy;
@@ -124,7 +130,7 @@ where
 pub use crate::output::is_report_file;
 
 /// Writes the report folder `dir` whole ([`crate::output::write_folder`]):
-/// `levels.csv`; a chart per operation charged, the `messages` chart and,
+/// `levels.csv`; `profile.json` ([`caliper`]); a chart per operation charged, the `messages` chart and,
 /// with a cycle, the `cycle` chart, each as PNG and SVG; then `finish` is called (to add timings that cover the
 /// charts) and `report.json` written. A folder that holds other files is
 /// refused; on failure `dir` keeps what it held.
@@ -147,7 +153,14 @@ pub fn write_folder(
             if let Some(c) = r.cycle {
                 cycle::chart(&f.path(&format!("cycle.{ext}")), r, c)?;
             }
+            if !phases::of(r).is_empty() {
+                phases::chart(&f.path(&format!("measured_levels.{ext}")), r)?;
+            }
         }
+        f.text(
+            "profile.json",
+            &caliper::profile(r.levels, caliper::metadata(r)),
+        )?;
         finish(r);
         f.text("report.json", &r.to_json())
     })

@@ -76,7 +76,7 @@ pub fn write_text(path: &Path, text: &str) -> Result<(), ReportError> {
 pub fn terminal(w: &Written, run: &Run, request: &Request) -> String {
     let (r, m) = (&w.report, &request.machine);
     format!(
-        "{} ({}) on {} nodes x {} ppn = {} ranks ({}), {}\n\n{}{}{}\nhierarchy and input {:.2} s, communication extracted in {:.2} s; report in {}\n{}",
+        "{} ({}) on {} nodes x {} ppn = {} ranks ({}), {}\n\n{}{}{}{}\nhierarchy and input {:.2} s, communication extracted in {:.2} s; report in {}\n{}",
         r.matrix.name,
         run.source,
         m.nodes,
@@ -86,6 +86,10 @@ pub fn terminal(w: &Written, run: &Run, request: &Request) -> String {
         m.network().describe(),
         table::table(r),
         r.cycle.map(|c| format!("\n{}", super::cycle::table(c))).unwrap_or_default(),
+        match super::phases::table(r) {
+            t if t.is_empty() => t,
+            t => format!("\n{t}"),
+        },
         if request.advice { table::advice(r) } else { String::new() },
         run.input_seconds,
         run.analysis.seconds.extraction,

@@ -1,5 +1,6 @@
 //! `amgcomm scale`'s report: each node count's report folder (one per
-//! strategy), `scale.json` and `scale.csv` (per node count, level,
+//! strategy), `scale.json`, `extrap.jsonl` (Extra-P's input,
+//! [`super::extrap`]) and `scale.csv` (per node count, level,
 //! operation and strategy: modeled and measured seconds), the charts
 //! `time_<op>` (seconds against nodes per level, log-log, one panel per
 //! strategy, measured as circles beside the modeled lines) and
@@ -48,6 +49,7 @@ pub fn write_folder(
             let text = |name: &str, body: String| std::fs::write(tmp.join(name), body).map_err(io);
             text("scale.json", super::pretty_json(&s))?;
             text("scale.csv", csv(&s))?;
+            text("extrap.jsonl", super::extrap::jsonl(&s))?;
             for ext in ["png", "svg"] {
                 for &op in &s.ops {
                     chart(&tmp.join(format!("time_{}.{ext}", op.name())), &s, op)

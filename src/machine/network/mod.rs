@@ -148,10 +148,8 @@ impl Spec {
             ))
         })?;
         if let Some(f) = fields.keys().find(|f| !kind.fields.contains(&f.as_str())) {
-            return Err(Invalid(format!(
-                "network: {name} has no field \"{f}\" (fields: kind, {})",
-                kind.fields.join(", ")
-            )));
+            let known = std::iter::once("kind").chain(kind.fields.iter().copied());
+            return Err(Invalid(crate::json_in::unknown(f, "network", known)));
         }
         Ok(Spec { kind, fields })
     }

@@ -1,0 +1,290 @@
+//! `--measured` reads a Caliper profile of a hypre run (json-split, as
+//! hypre built `--with-caliper` and Caliper's MPI profiling write it):
+//! per `MG level L`, the slowest rank's time in MPI point-to-point calls
+//! of the solve, set beside the level's modeled solve. The profiles are
+//! written here from `tests/data/caliper/hypre_mpi.csv`; hostile ones
+//! fail in one line.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::{json, Value};
+
+fn amgcomm(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+/// (phase, level, call, rank, seconds) of the table.
+fn rows() -> Vec<(String, usize, String, u64, f64)> {
+    std::fs::read_to_string("tests/data/caliper/hypre_mpi.csv")
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (
+                f[0].into(),
+                f[1].parse().unwrap(),
+                f[2].into(),
+                f[3].parse().unwrap(),
+                f[4].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The profile Caliper writes for `rows`: main -> HYPRE_BoomerAMGSetup
+/// or HYPRE_BoomerAMGSolve -> hypre_BoomerAMGCycle (the solve) -> MG
+/// level L -> the MPI call, a row per node and rank, with `extra`
+/// regions of other names beside.
+fn profile(rows: &[(String, usize, String, u64, f64)]) -> Value {
+    let mut nodes: Vec<Value> = vec![json!({"label": "main", "column": "path"})];
+    let mut ids: BTreeMap<(Option<usize>, String), usize> = BTreeMap::new();
+    let mut node = |parent: usize, label: &str, nodes: &mut Vec<Value>| -> usize {
+        *ids.entry((Some(parent), label.to_string()))
+            .or_insert_with(|| {
+                nodes.push(json!({"label": label, "column": "path", "parent": parent}));
+                nodes.len() - 1
+            })
+    };
+    let mut data = Vec::new();
+    for (phase, level, call, rank, s) in rows {
+        let top = if phase == "setup" {
+            node(0, "HYPRE_BoomerAMGSetup", &mut nodes)
+        } else {
+            let solve = node(0, "HYPRE_BoomerAMGSolve", &mut nodes);
+            node(solve, "hypre_BoomerAMGCycle", &mut nodes)
+        };
+        let l = node(top, &format!("MG level {level}"), &mut nodes);
+        // hypre's own regions beside the calls, which are not messages.
+        let relax = node(l, "Relaxation", &mut nodes);
+        let c = node(relax, call, &mut nodes);
+        data.push(json!([c, rank, s, s]));
+        data.push(json!([relax, rank, 1e-3, 1e-3 + s]));
+    }
+    json!({
+        "data": data,
+        "columns": ["path", "mpi.rank", "sum#time.duration", "inclusive#sum#time.duration"],
+        "column_metadata": [{"is_value": false}, {"is_value": false}, {"is_value": true}, {"is_value": true}],
+        "nodes": nodes,
+        "mpi.world.size": "4",
+        "cali.caliper.version": "2.10.0",
+        "cali.channel": "hatchet-region-profile",
+    })
+}
+
+/// Per level, the slowest rank's solve seconds, summed by hand.
+fn by_hand(rows: &[(String, usize, String, u64, f64)]) -> BTreeMap<usize, f64> {
+    let mut per: BTreeMap<(usize, u64), f64> = BTreeMap::new();
+    for (phase, level, _, rank, s) in rows.iter().filter(|r| r.0 == "solve") {
+        assert_eq!(phase, "solve");
+        *per.entry((*level, *rank)).or_default() += s;
+    }
+    let mut out = BTreeMap::new();
+    for ((level, _), s) in per {
+        let m: &mut f64 = out.entry(level).or_default();
+        *m = m.max(s);
+    }
+    out
+}
+
+fn analyze(dir: &Path, measured: &Path, extra: &[&str]) -> (Output, Option<Value>) {
+    let json = dir.join("r.json");
+    let out = dir.join("report");
+    let _ = std::fs::remove_file(&json);
+    let mut args = vec![
+        "analyze",
+        "gen:poisson3d:16",
+        "--nodes",
+        "1",
+        "--ppn",
+        "4",
+        "--ops",
+        "spmv,interp,restrict",
+        "--measured",
+        measured.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    let o = amgcomm(&args);
+    let r = std::fs::read(&json)
+        .ok()
+        .map(|b| serde_json::from_slice(&b).unwrap());
+    (o, r)
+}
+
+#[test]
+fn a_hypre_profile_is_set_beside_each_levels_modeled_solve() {
+    let d = tempfile::tempdir().unwrap();
+    let rows = rows();
+    let file = d.path().join("hypre.json");
+    std::fs::write(&file, profile(&rows).to_string()).unwrap();
+    let (o, r) = analyze(d.path(), &file, &["--cycle", "V", "--iterations", "10"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r = r.unwrap();
+    let m = &r["measured"];
+    assert_eq!(m["format"], "caliper");
+    assert_eq!(m["ranks"], 4);
+    let want = by_hand(&rows);
+    let levels = m["levels"].as_array().unwrap();
+    assert_eq!(levels.len(), want.len());
+    let cycle = r["cycle"]["levels"].as_array().unwrap();
+    for l in levels {
+        let k = l["level"].as_u64().unwrap() as usize;
+        assert_eq!(l["phase"], "solve");
+        assert_eq!(l["event"], format!("MPI point-to-point below MG level {k}"));
+        let s = l["measured_seconds"].as_f64().unwrap();
+        assert!(
+            (s - want[&k]).abs() <= 1e-15,
+            "level {k}: {s} vs {}",
+            want[&k]
+        );
+        // Modeled: ten cycles of the level, as the report's cycle has it.
+        let modeled = l["modeled_seconds"].as_f64().unwrap();
+        let per_cycle = cycle[k]["cycle"].as_f64().unwrap();
+        assert!(
+            (modeled - 10.0 * per_cycle).abs() <= 1e-12 * modeled,
+            "{modeled} {per_cycle}"
+        );
+        let ratio = l["modeled_over_measured"].as_f64().unwrap();
+        assert!((ratio - modeled / s).abs() <= 1e-12 * ratio);
+    }
+    // The report says what it compares.
+    let notes = m["notes"].as_array().unwrap();
+    assert!(
+        notes[0]
+            .as_str()
+            .unwrap()
+            .contains("does not say which operation"),
+        "{notes:?}"
+    );
+    assert!(
+        notes[1].as_str().unwrap().contains("only the solve"),
+        "{notes:?}"
+    );
+
+    // Without --iterations, the measured solve stands without a model,
+    // and a warning says what to give.
+    let (o, r) = analyze(d.path(), &file, &[]);
+    assert!(o.status.success());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("--iterations N"), "{stderr}");
+    let r = r.unwrap();
+    assert!(r["measured"]["levels"][0].get("modeled_seconds").is_none());
+}
+
+/// A profile without a solve region counts every `MG level` region; one
+/// deeper than the hierarchy is warned of; one with levels only in
+/// regions of other names is refused.
+#[test]
+fn setup_only_deeper_and_foreign_profiles() {
+    let d = tempfile::tempdir().unwrap();
+    let mut rows = rows();
+    rows.retain(|r| r.0 == "setup");
+    let file = d.path().join("setup.json");
+    std::fs::write(&file, profile(&rows).to_string()).unwrap();
+    let (o, r) = analyze(d.path(), &file, &["--iterations", "10"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let notes = r.unwrap()["measured"]["notes"].clone();
+    assert!(
+        notes[1].as_str().unwrap().contains("no solve region"),
+        "{notes}"
+    );
+
+    let mut deep = self::rows();
+    deep.push(("solve".into(), 40, "MPI_Isend".into(), 0, 1e-5));
+    std::fs::write(&file, profile(&deep).to_string()).unwrap();
+    let (o, _) = analyze(d.path(), &file, &[]);
+    assert!(o.status.success());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("the measured run has 41 levels"),
+        "{stderr}"
+    );
+
+    let foreign = profile(&self::rows())
+        .to_string()
+        .replace("MG level", "AMG lvl");
+    std::fs::write(&file, foreign).unwrap();
+    let (o, _) = analyze(d.path(), &file, &[]);
+    one_line(&o, "no region named `MG level L`");
+}
+
+fn one_line(o: &Output, needle: &str) {
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{needle}: {e}");
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(
+        e.starts_with("amgcomm: ") && e.contains(needle),
+        "{needle}: {e}"
+    );
+}
+
+#[test]
+fn hostile_profiles_fail_in_one_line() {
+    let d = tempfile::tempdir().unwrap();
+    let good = profile(&rows()).to_string();
+    let file = d.path().join("bad.json");
+    let deep = format!(
+        "{{\"nodes\": {}0{}}}",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let cases: Vec<(String, &str)> = vec![
+        (good[..good.len() / 2].to_string(), "line 1"),
+        (deep, "recursion limit"),
+        (good.replacen("0.001", "1e999", 1), "out of range"),
+        (
+            good.replacen("MG level 1", "MG level 99999999999999999999", 1),
+            "names no level",
+        ),
+        (
+            good.replacen("\"data\":[[", "\"data\":[\"x\",[", 1),
+            "data[0] is not a row",
+        ),
+        (
+            good.replacen("\"parent\":0", "\"parent\":\"main\"", 1),
+            "is not an earlier node",
+        ),
+        (
+            good.replacen("\"columns\":[\"path\"", "\"columns\":[\"region\"", 1),
+            "no `path` column",
+        ),
+        (
+            good.replace("sum#time.duration", "sum#flops"),
+            "no time column",
+        ),
+        (good.replace("MPI_", "PMPI_"), "no MPI point-to-point call"),
+        (good.replacen(",0,", ",-1,", 1), "not a rank"),
+        (
+            {
+                let mut v: Value = serde_json::from_str(&good).unwrap();
+                for row in v["data"].as_array_mut().unwrap() {
+                    row[2] = json!(1.7e308);
+                }
+                v.to_string()
+            },
+            "sum past any number",
+        ),
+        (
+            {
+                let mut v: Value = serde_json::from_str(&good).unwrap();
+                v["data"][0][2] = json!("fast");
+                v.to_string()
+            },
+            "sum#time.duration \"fast\" is not a number",
+        ),
+    ];
+    for (text, needle) in cases {
+        std::fs::write(&file, &text).unwrap();
+        let (o, _) = analyze(d.path(), &file, &[]);
+        one_line(&o, needle);
+    }
+}
