@@ -76,7 +76,8 @@ const PHASES: [Phase; 4] = [
 
 /// `measured_levels.png|svg`: per level, each phase's measured seconds
 /// (filled dots) beside its modeled seconds (open rings, joined by a
-/// line), log axis, a colour per phase.
+/// line), log axis, a colour per phase; below, when the profile counts
+/// messages, the messages per call counted beside modeled.
 pub fn chart(path: &Path, r: &Report) -> Result<(), ReportError> {
     super::save_chart(
         path,
@@ -97,6 +98,17 @@ where
         ("sans-serif", 17),
     )?;
     let levels = r.levels.len().max(1);
+    // Counted messages, when the profile counts them, in a panel below.
+    let counted = rows
+        .iter()
+        .any(|p| p.measured_messages_per_call.is_some_and(|m| m > 0.0));
+    let (_, h) = root.dim_in_pixel();
+    let (root, below) = if counted {
+        let (a, b) = root.split_vertically(h * 58 / 100);
+        (a, Some(b))
+    } else {
+        (root.clone(), None)
+    };
     let values = (rows.iter())
         .flat_map(|p| [Some(p.measured_seconds), p.modeled_seconds])
         .flatten()
@@ -111,7 +123,7 @@ where
         }
         let color = COLORS[k];
         // Offsets keep a level's phases apart.
-        let x = |p: &PhaseOverlay| p.level as f64 - 0.2 + 0.13 * k as f64;
+        let x = |p: &PhaseOverlay| p.level as f64 - 0.27 + 0.18 * k as f64;
         let measured: Vec<(f64, f64)> = (of_phase.iter())
             .filter(|p| p.measured_seconds > 0.0)
             .map(|p| (x(p), p.measured_seconds))
@@ -151,6 +163,65 @@ where
         lines.push(format!("modeled: {}", seconds(m)));
     }
     notes(&root, refs.len(), &lines)?;
+    if let Some(below) = below {
+        messages_panel(&below, rows, levels)?;
+    }
     root.present()?;
+    Ok(())
+}
+
+/// Per level and phase, the messages a call sent over all ranks: counted
+/// (dots) beside modeled (rings), log axis.
+fn messages_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    rows: &[PhaseOverlay],
+    levels: usize,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    let values = (rows.iter())
+        .flat_map(|p| [p.measured_messages_per_call, p.modeled_messages_per_call])
+        .flatten()
+        .filter(|&v| v > 0.0);
+    let (lo, hi) = super::compare::decades(values.flat_map(|v| [v / 2.0, v * 1.8]));
+    let mut chart = ChartBuilder::on(area)
+        .margin(14)
+        .margin_right(190)
+        .x_label_area_size(30)
+        .y_label_area_size(80)
+        .build_cartesian_2d(-0.5f64..levels as f64 - 0.5, (lo..hi).log_scale())?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(levels)
+        .x_label_formatter(&super::charts::level_label)
+        .y_label_formatter(&|y| format!("{y}"))
+        .y_desc("messages per call (log scale)")
+        .x_desc("level")
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
+        .draw()?;
+    for (k, phase) in PHASES.into_iter().enumerate() {
+        let color = COLORS[k];
+        let x = |p: &PhaseOverlay| p.level as f64 - 0.27 + 0.18 * k as f64;
+        for p in rows.iter().filter(|p| p.phase == phase) {
+            if let Some(m) = p.modeled_messages_per_call.filter(|&m| m > 0.0) {
+                chart.draw_series(std::iter::once(Circle::new(
+                    (x(p), m),
+                    6,
+                    color.stroke_width(2),
+                )))?;
+            }
+            if let Some(m) = p.measured_messages_per_call.filter(|&m| m > 0.0) {
+                chart.draw_series(std::iter::once(Circle::new((x(p), m), 4, color.filled())))?;
+                chart.draw_series(std::iter::once(Text::new(
+                    format!("{m:.1}"),
+                    (x(p) + 0.05, m),
+                    ("sans-serif", 11).into_font().color(&color),
+                )))?;
+            }
+        }
+    }
     Ok(())
 }
