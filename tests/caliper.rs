@@ -11,6 +11,8 @@ use std::process::{Command, Output};
 
 use serde_json::{json, Value};
 
+mod common;
+
 fn amgcomm(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_amgcomm"))
         .args(args)
@@ -214,17 +216,7 @@ fn setup_only_deeper_and_foreign_profiles() {
         .replace("MG level", "AMG lvl");
     std::fs::write(&file, foreign).unwrap();
     let (o, _) = analyze(d.path(), &file, &[]);
-    one_line(&o, "no region named `MG level L`");
-}
-
-fn one_line(o: &Output, needle: &str) {
-    let e = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{needle}: {e}");
-    assert_eq!(e.lines().count(), 1, "{e}");
-    assert!(
-        e.starts_with("amgcomm: ") && e.contains(needle),
-        "{needle}: {e}"
-    );
+    common::refused(&o, 1, &["no region named `MG level L`"]);
 }
 
 #[test]
@@ -285,6 +277,6 @@ fn hostile_profiles_fail_in_one_line() {
     for (text, needle) in cases {
         std::fs::write(&file, &text).unwrap();
         let (o, _) = analyze(d.path(), &file, &[]);
-        one_line(&o, needle);
+        common::refused(&o, 1, &[needle]);
     }
 }

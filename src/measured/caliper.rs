@@ -266,14 +266,5 @@ pub fn parse_profile(v: &Value) -> Result<Measured, MeasuredError> {
         .get("mpi.world.size")
         .and_then(|x| x.as_u64().or_else(|| x.as_str()?.trim().parse().ok()))
         .map(|r| r as usize);
-    Ok(Measured {
-        format: "caliper",
-        ranks: meta_ranks,
-        machine: None,
-        strategy: None,
-        levels: Default::default(),
-        others: Default::default(),
-        phases,
-        notes,
-    })
+    Ok(Measured::of_phases("caliper", meta_ranks, phases, notes))
 }

@@ -161,6 +161,25 @@ impl Measured {
         }
     }
 
+    /// A profile's measurement: phases of levels, no single operations.
+    pub fn of_phases(
+        format: &'static str,
+        ranks: Option<usize>,
+        phases: LevelPhases,
+        notes: Vec<String>,
+    ) -> Measured {
+        Measured {
+            format,
+            ranks,
+            machine: None,
+            strategy: None,
+            levels: Levels::new(),
+            others: BTreeMap::new(),
+            phases,
+            notes,
+        }
+    }
+
     /// Levels the file covers: one past its deepest.
     pub fn depth(&self) -> usize {
         let ops = self.levels.keys().next_back().map_or(0, |l| l + 1);

@@ -124,14 +124,5 @@ pub fn parse_log(text: &str) -> Result<Measured, MeasuredError> {
         "MGInterp holds interpolation and restriction both: it is set beside their mean".into(),
         "an event's time holds its computation as well as its messages; its counted messages are what compares with the model".into(),
     ];
-    Ok(Measured {
-        format: "petsc",
-        ranks,
-        machine: None,
-        strategy: None,
-        levels: Default::default(),
-        others: Default::default(),
-        phases,
-        notes,
-    })
+    Ok(Measured::of_phases("petsc", ranks, phases, notes))
 }

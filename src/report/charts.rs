@@ -234,8 +234,22 @@ where
 pub(crate) fn log_panel<'a, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
     levels: usize,
+    range: (f64, f64),
+    y_desc: &str,
+) -> Result<LevelChart<'a, DB, LogCoord<f64>>, Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    log_panel_of(area, levels, range, y_desc, &|y| axis_seconds(*y))
+}
+
+/// [`log_panel`] with `y_label` for its values (counts, rates, ...).
+pub(crate) fn log_panel_of<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    levels: usize,
     (lo, hi): (f64, f64),
     y_desc: &str,
+    y_label: &dyn Fn(&f64) -> String,
 ) -> Result<LevelChart<'a, DB, LogCoord<f64>>, Box<dyn std::error::Error>>
 where
     DB::ErrorType: 'static,
@@ -251,7 +265,7 @@ where
         .disable_x_mesh()
         .x_labels(levels)
         .x_label_formatter(&level_label)
-        .y_label_formatter(&|y| axis_seconds(*y))
+        .y_label_formatter(y_label)
         .y_desc(y_desc)
         .label_style(("sans-serif", 14))
         .axis_desc_style(("sans-serif", 15))

@@ -9,7 +9,7 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::charts::{key, log_panel, notes, title, Key, TALL};
+use super::charts::{key, log_panel, log_panel_of, notes, title, Key, TALL};
 use super::compare::COLORS;
 use super::json::Report;
 use super::{seconds, Drawn, ReportError};
@@ -185,23 +185,13 @@ where
         .flatten()
         .filter(|&v| v > 0.0);
     let (lo, hi) = super::compare::decades(values.flat_map(|v| [v / 2.0, v * 1.8]));
-    let mut chart = ChartBuilder::on(area)
-        .margin(14)
-        .margin_right(190)
-        .x_label_area_size(30)
-        .y_label_area_size(80)
-        .build_cartesian_2d(-0.5f64..levels as f64 - 0.5, (lo..hi).log_scale())?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(levels)
-        .x_label_formatter(&super::charts::level_label)
-        .y_label_formatter(&|y| format!("{y}"))
-        .y_desc("messages per call (log scale)")
-        .x_desc("level")
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 15))
-        .draw()?;
+    let mut chart = log_panel_of(
+        area,
+        levels,
+        (lo, hi),
+        "messages per call (log scale)",
+        &|y| format!("{y}"),
+    )?;
     for (k, phase) in PHASES.into_iter().enumerate() {
         let color = COLORS[k];
         let x = |p: &PhaseOverlay| p.level as f64 - 0.27 + 0.18 * k as f64;
