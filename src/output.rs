@@ -405,7 +405,13 @@ fn temp_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.amgcomm-{}{ext}", std::process::id()))
 }
 /// The files of a report folder besides the charts.
-const REPORT_FILES: [&str; 4] = ["report.json", "levels.csv", "compare.json", "profile.json"];
+const REPORT_FILES: [&str; 5] = [
+    "report.json",
+    "levels.csv",
+    "compare.json",
+    "profile.json",
+    "report.html",
+];
 /// The charts of a report folder, each as PNG and SVG.
 const CHARTS: [&str; 10] = [
     "spmv",

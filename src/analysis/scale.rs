@@ -412,15 +412,16 @@ impl ScaleRequest {
 /// What a scaling folder holds: its own files and each node count's
 /// report folder.
 pub fn is_scale_entry(name: &str) -> bool {
-    matches!(name, "scale.json" | "scale.csv" | "extrap.jsonl")
-        || name.strip_prefix("nodes_").is_some_and(|n| {
-            let (count, strategy) = n.split_once('_').unwrap_or((n, ""));
-            count.parse::<usize>().is_ok()
-                && (strategy.is_empty() || Strategy::from_str(strategy, false).is_ok())
-        })
-        || ["time_", "crossover"]
-            .iter()
-            .any(|p| name.starts_with(p) && (name.ends_with(".png") || name.ends_with(".svg")))
+    matches!(
+        name,
+        "scale.json" | "scale.csv" | "extrap.jsonl" | "report.html"
+    ) || name.strip_prefix("nodes_").is_some_and(|n| {
+        let (count, strategy) = n.split_once('_').unwrap_or((n, ""));
+        count.parse::<usize>().is_ok()
+            && (strategy.is_empty() || Strategy::from_str(strategy, false).is_ok())
+    }) || ["time_", "crossover"]
+        .iter()
+        .any(|p| name.starts_with(p) && (name.ends_with(".png") || name.ends_with(".svg")))
 }
 
 #[cfg(test)]

@@ -259,7 +259,11 @@ pub fn write_folder(dir: &Path, r: &CompareReport) -> Result<(), ReportError> {
         for ext in ["png", "svg"] {
             chart(&f.path(&format!("compare.{ext}")), r)?;
         }
-        Ok(())
+        let charts = f.svgs(&[(
+            "compare".into(),
+            "per level, each variant's modeled spmv and spgemm; below, each variant's total".into(),
+        )])?;
+        f.text("report.html", &super::html::compare(r, &charts))
     })
 }
 

@@ -4,6 +4,7 @@
 //!
 //! - [`json`]: `report.json`, MODEL.md's fields ("Report fields");
 //! - [`caliper`]: `profile.json`, the levels as a Caliper profile;
+//! - [`html`]: `report.html`, the folder in one self-contained page;
 //! - [`extrap`]: `extrap.jsonl` of `scale`, Extra-P's input;
 //! - [`table`]: the terminal tables and `levels.csv`;
 //! - [`charts`]: per-level charts of `analyze`;
@@ -23,6 +24,7 @@ pub mod compare;
 pub mod cycle;
 pub mod extrap;
 pub mod hierarchy;
+pub mod html;
 pub mod json;
 pub mod measurements;
 pub mod phases;
@@ -130,7 +132,7 @@ where
 pub use crate::output::is_report_file;
 
 /// Writes the report folder `dir` whole ([`crate::output::write_folder`]):
-/// `levels.csv`; `profile.json` ([`caliper`]); a chart per operation charged, the `messages` chart and,
+/// `levels.csv`; `profile.json` ([`caliper`]); `report.html` ([`html`]); a chart per operation charged, the `messages` chart and,
 /// with a cycle, the `cycle` chart, each as PNG and SVG; then `finish` is called (to add timings that cover the
 /// charts) and `report.json` written. A folder that holds other files is
 /// refused; on failure `dir` keeps what it held.
@@ -161,6 +163,28 @@ pub fn write_folder(
             "profile.json",
             &caliper::profile(r.levels, caliper::metadata(r)),
         )?;
+        let mut charts = Vec::new();
+        for op in crate::comm::OPS {
+            let caption = format!(
+                "{}: modeled seconds per level, term by term (measured beside when given)",
+                op.name()
+            );
+            charts.push((op.name().to_string(), caption));
+        }
+        charts.push((
+            "messages".into(),
+            "messages a rank receives per level (the most and the mean) and the active ranks"
+                .into(),
+        ));
+        charts.push((
+            "cycle".into(),
+            "per level, the setup and the solve; below, the parts' shares".into(),
+        ));
+        charts.push((
+            "measured_levels".into(),
+            "per level, measured beside modeled".into(),
+        ));
+        f.text("report.html", &html::analyze(r, &f.svgs(&charts)?))?;
         finish(r);
         f.text("report.json", &r.to_json())
     })
@@ -177,6 +201,24 @@ impl Folder<'_> {
     /// Where the file `name` is written.
     pub(crate) fn path(&self, name: &str) -> std::path::PathBuf {
         self.tmp.join(name)
+    }
+
+    /// The charts of `names` (stem, caption) written so far as SVG, in
+    /// that order, for [`html`].
+    pub(crate) fn svgs(&self, names: &[(String, String)]) -> Result<Vec<html::Chart>, ReportError> {
+        let mut out = Vec::new();
+        for (name, caption) in names {
+            let path = self.path(&format!("{name}.svg"));
+            if path.is_file() {
+                let svg = std::fs::read_to_string(&path).map_err(|e| write_error(&path, &e))?;
+                out.push(html::Chart {
+                    name: name.clone(),
+                    caption: caption.clone(),
+                    svg,
+                });
+            }
+        }
+        Ok(out)
     }
 
     /// Writes `text` as the file `name`.

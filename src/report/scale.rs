@@ -57,6 +57,15 @@ pub fn write_folder(
                 }
                 crossover_chart(&tmp.join(format!("crossover.{ext}")), &s).map_err(report_error)?;
             }
+            let mut charts = Vec::new();
+            let names = (s.ops.iter())
+                .map(|op| (format!("time_{}", op.name()), format!("{}: seconds per level against nodes, one panel per strategy (measured as circles)", op.name())))
+                .chain(std::iter::once(("crossover".to_string(), "the level from which the second strategy wins, against nodes".to_string())));
+            for (name, caption) in names {
+                let svg = std::fs::read_to_string(tmp.join(format!("{name}.svg"))).map_err(io)?;
+                charts.push(super::html::Chart { name, caption, svg });
+            }
+            text("report.html", super::html::scale(&s, &charts))?;
             out = Some(s);
             Ok(())
         },
@@ -233,16 +242,19 @@ where
             .margin(10)
             .x_label_area_size(36)
             .y_label_area_size(70)
-            .build_cartesian_2d((x0..x1).log_scale(), (lo..hi).log_scale())?;
+            .build_cartesian_2d(
+                (x0..x1).log_scale().with_key_points(nodes.clone()),
+                (lo..hi).log_scale(),
+            )?;
         chart
             .configure_mesh()
-            .x_desc("nodes")
+            .x_desc("nodes (those of the sweep)")
             .y_desc("seconds")
             .y_label_formatter(&|v| seconds(*v))
             .x_label_formatter(&|v| format!("{v:.0}"))
             .draw()?;
         for l in 0..depth {
-            let color = COLORS[l % COLORS.len()];
+            let color = level_color(l, depth);
             let line: Vec<(f64, f64)> = (s.points.iter())
                 .filter_map(|p| Some((p.nodes as f64, p.seconds(k, l, op, false)?)))
                 .collect();
@@ -269,6 +281,14 @@ where
             .draw()?;
     }
     Ok(())
+}
+
+/// Level `l` of `depth`: viridis, finest dark to coarsest light (its last
+/// tenth, too pale on white, left out), a colour of its own per level.
+pub(crate) fn level_color(l: usize, depth: usize) -> RGBColor {
+    use plotters::style::colors::colormaps::{ColorMap, ViridisRGB};
+    let h = l as f64 / depth.saturating_sub(1).max(1) as f64;
+    ViridisRGB.get_color(0.9 * h)
 }
 
 /// `crossover`: per operation, the crossover level against nodes,
@@ -301,55 +321,82 @@ where
         nodes.first().copied().unwrap_or(1.0),
         nodes.last().copied().unwrap_or(1.0),
     );
-    let depth = s.points.iter().map(|p| p.levels()).max().unwrap_or(1) as f64;
+    let depth = s.points.iter().map(|p| p.levels()).max().unwrap_or(1) as i32;
+    // A row of its own above the levels for "no crossover".
+    let none = depth;
     let mut chart = ChartBuilder::on(&root)
         .margin(12)
         .x_label_area_size(36)
         .y_label_area_size(60)
         .build_cartesian_2d(
-            (x0 / 1.5..(x1 * 1.5).max(x0 * 3.0)).log_scale(),
-            -0.5f64..depth,
+            (x0 / 1.5..(x1 * 1.5).max(x0 * 3.0))
+                .log_scale()
+                .with_key_points(nodes.clone()),
+            -1i32..depth + 1,
         )?;
     chart
         .configure_mesh()
-        .x_desc("nodes")
-        .y_desc("crossover level (top: none)")
+        .x_desc("nodes (those of the sweep)")
+        .y_desc("crossover level")
         .x_label_formatter(&|v| format!("{v:.0}"))
-        .y_label_formatter(&|v| format!("L{v:.0}"))
+        .y_labels(depth as usize + 3)
+        .y_label_formatter(&|v| match *v {
+            v if v == none => "none".into(),
+            v if v < 0 || v > none => String::new(),
+            v => format!("L{v}"),
+        })
         .draw()?;
     for (k, &op) in s.ops.iter().enumerate() {
         let color = COLORS[k % COLORS.len()];
         for measured in [false, true] {
-            // No crossover is drawn at the top: node-aware wins nowhere.
-            let pts: Vec<(f64, f64)> = (s.points.iter())
+            let points: Vec<(f64, Option<i32>)> = (s.points.iter())
                 .filter(|p| !measured || p.measured.is_some())
-                .map(|p| {
-                    (
-                        p.nodes as f64,
-                        p.crossover(op, measured).map_or(depth - 0.5, |l| l as f64),
-                    )
-                })
+                .map(|p| (p.nodes as f64, p.crossover(op, measured).map(|l| l as i32)))
                 .collect();
-            if pts.is_empty() {
+            if points.is_empty() {
                 continue;
             }
+            // No crossover (the second strategy wins on no level) is a
+            // cross in the "none" row, and breaks the line.
+            chart.draw_series(
+                (points.iter())
+                    .filter(|p| p.1.is_none())
+                    .map(|p| Cross::new((p.0, none), 6, color.stroke_width(2))),
+            )?;
+            let segments: Vec<Vec<(f64, i32)>> = points
+                .split(|p| p.1.is_none())
+                .filter(|run| !run.is_empty())
+                .map(|run| run.iter().map(|&(x, l)| (x, l.unwrap_or(none))).collect())
+                .collect();
             let label = format!(
                 "{} {}",
                 op.name(),
                 if measured { "measured" } else { "modeled" }
             );
             let width = if measured { 1 } else { 3 };
-            chart
-                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(width)))?
-                .label(label)
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 16, y)], color.stroke_width(width))
-                });
+            // An operation with no crossover anywhere keeps its legend.
+            let runs: Vec<Vec<(f64, i32)>> = if segments.is_empty() {
+                vec![Vec::new()]
+            } else {
+                segments.clone()
+            };
+            for (n, run) in runs.iter().enumerate() {
+                let series = chart.draw_series(LineSeries::new(
+                    run.iter().copied(),
+                    color.stroke_width(width),
+                ))?;
+                if n == 0 {
+                    series.label(label.clone()).legend(move |(x, y)| {
+                        PathElement::new([(x, y), (x + 16, y)], color.stroke_width(width))
+                    });
+                }
+            }
+            // Each point marked, so that a run of one still shows.
+            let pts = segments.iter().flatten().copied();
             if measured {
-                chart.draw_series(
-                    pts.into_iter()
-                        .map(|p| Circle::new(p, 5, color.stroke_width(2))),
-                )?;
+                chart.draw_series(pts.map(|p| Circle::new(p, 5, color.stroke_width(2))))?;
+            } else {
+                chart.draw_series(pts.map(|p| Circle::new(p, 3, color.filled())))?;
             }
         }
     }
