@@ -8,7 +8,7 @@
 #
 #   scripts/bench_distributed.sh [N] [R]     # default 100 (1M rows), 32 ranks
 #
-# Needs the mpi feature's packages (README, "Measuring with MPI") and
+# Needs the mpi feature's packages (docs/mpi.md) and
 # libhypre-dev. The mpi build goes to target/mpi, beside the default one.
 set -euo pipefail
 cd "$(dirname "$0")/.."

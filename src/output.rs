@@ -308,12 +308,29 @@ pub fn check_folder(dir: &Path, ours: fn(&str) -> bool) -> Result<(), OutputProb
     })?;
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        let is_file = e.file_type().is_ok_and(|t| t.is_file());
-        if !is_file || !ours(&name) {
+        let kind = e.file_type().ok();
+        let ok = match kind {
+            Some(t) if t.is_file() => ours(&name),
+            // A folder amgcomm wrote inside (scale's nodes_<n>): ours by
+            // name, and holding report files only.
+            Some(t) if t.is_dir() => ours(&name) && holds_only_reports(&e.path()),
+            _ => false,
+        };
+        if !ok {
             return Err(OutputProblem::Foreign(name));
         }
     }
     Ok(())
+}
+
+/// Whether `dir` holds nothing but files a report folder may hold.
+fn holds_only_reports(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| {
+        entries.flatten().all(|e| {
+            e.file_type().is_ok_and(|t| t.is_file())
+                && is_report_file(&e.file_name().to_string_lossy())
+        })
+    })
 }
 
 /// Hard links: two names, one file.

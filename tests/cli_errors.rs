@@ -314,7 +314,7 @@ fn calibrate_and_replay_name_the_mpi_feature() {
 }
 
 /// `amgcomm --help` names every kind of INPUT and every generator, and
-/// the README's command list holds every command `--help` lists, and no
+/// the guide's command list (docs/commands.md) holds every command `--help` lists, and no
 /// other (issue 30).
 #[test]
 fn the_help_and_the_readme_list_every_input_and_command() {
@@ -342,7 +342,7 @@ fn the_help_and_the_readme_list_every_input_and_command() {
     ] {
         assert!(help.contains(generator), "--help lacks gen:{generator}");
     }
-    // The commands --help lists, against the README's block of usages.
+    // The commands --help lists, against the guide's block of usages.
     let commands: Vec<String> = help
         .lines()
         .skip_while(|l| !l.starts_with("Commands:"))
@@ -352,11 +352,12 @@ fn the_help_and_the_readme_list_every_input_and_command() {
         .filter(|c| c != "help")
         .collect();
     assert!(commands.len() >= 10, "{commands:?}");
-    let readme = std::fs::read_to_string("README.md").unwrap();
+    let readme = std::fs::read_to_string("docs/commands.md").unwrap();
     let block = readme
-        .split("## Commands")
-        .nth(1)
-        .and_then(|r| r.split("```").nth(1))
+        .split("```")
+        .skip(1)
+        .step_by(2)
+        .find(|b| b.contains("amgcomm info INPUT"))
         .unwrap();
     let listed: std::collections::BTreeSet<&str> = block
         .lines()
@@ -368,8 +369,8 @@ fn the_help_and_the_readme_list_every_input_and_command() {
         })
         .collect();
     let given: std::collections::BTreeSet<&str> = commands.iter().map(String::as_str).collect();
-    assert_eq!(listed, given, "README's Commands block against --help");
-    // The README's INPUT paragraph names the same kinds.
+    assert_eq!(listed, given, "docs/commands.md's block against --help");
+    // Its INPUT paragraph names the same kinds.
     for kind in [
         "Matrix Market",
         "PETSc binary",
@@ -379,7 +380,7 @@ fn the_help_and_the_readme_list_every_input_and_command() {
     ] {
         assert!(
             block.contains("INPUT") && readme.contains(kind),
-            "README lacks {kind}"
+            "docs/commands.md lacks {kind}"
         );
     }
 }

@@ -848,3 +848,31 @@ fn ctrl_c_keeps_the_previous_outputs() {
     eprintln!("interrupted {caught} runs");
     assert!(caught >= 2, "caught only {caught} interrupted runs");
 }
+
+/// `scale --out DIR` run again replaces its own folder (its `nodes_<n>`
+/// report folders included), and refuses one whose `nodes_<n>` holds a
+/// file amgcomm did not write.
+#[test]
+fn scale_reruns_into_its_own_folder() {
+    let d = tempfile::tempdir().unwrap();
+    let out = d.path().join("sweep");
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_amgcomm"))
+            .args(["scale", "gen:poisson2d:30", "--nodes", "1,2", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    assert!(run().status.success());
+    let again = run();
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    std::fs::write(out.join("nodes_1").join("notes.txt"), "mine").unwrap();
+    let refused = run();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("it holds nodes_1"));
+    assert!(out.join("nodes_1").join("notes.txt").exists());
+}

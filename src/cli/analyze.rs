@@ -29,7 +29,7 @@ pub(crate) struct AnalyzeArgs {
     #[command(flatten)]
     pub(crate) cycle: CycleArgs,
     /// Measured times to set beside the model: RAPtor's per-level
-    /// benchmark output, or amgcomm's measured JSON (see the README).
+    /// benchmark output, amgcomm's measured JSON, a Caliper profile of hypre or PETSc's -log_view (docs/report.md)
     #[arg(long, value_name = "FILE", help_heading = "Input")]
     pub(crate) measured: Option<PathBuf>,
     /// Communication of spmv, spgemm and aa (device strategies also
@@ -65,7 +65,7 @@ pub(crate) struct AnalyzeArgs {
     dot: Option<PathBuf>,
     /// Write every level's spmv, spgemm and ptap messages with the rank
     /// layout as the folder DIR (replaced whole), one level{l}_{op}.amgpat
-    /// file each (format in the README), for `amgcomm replay`.
+    /// file each (format in docs/report.md), for `amgcomm replay`.
     #[arg(long, value_name = "DIR", help_heading = "Output")]
     save_patterns: Option<PathBuf>,
 }

@@ -107,7 +107,7 @@ fn one_process_only(command: &Command) -> Option<i32> {
     }
     let k = launcher_size().map_or("several".to_string(), |k| k.to_string());
     let line = if matches!(command, Command::Analyze(_)) {
-        format!("started as one of {k} MPI processes, but built without the mpi feature, so each would analyse alone and write the same report: build with --features mpi (README, \"Measuring with MPI\"), or run it without mpirun")
+        format!("started as one of {k} MPI processes, but built without the mpi feature, so each would analyse alone and write the same report: build with --features mpi (docs/mpi.md), or run it without mpirun")
     } else {
         let name = std::env::args().nth(1).unwrap_or_default();
         format!("started as one of {k} MPI processes: {name} runs as one process (analyze, calibrate and replay run under mpirun); run it without mpirun")

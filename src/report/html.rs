@@ -266,14 +266,13 @@ pub fn analyze(r: &Report, charts: &[Chart]) -> String {
         }
         c
     };
-    let mut headers = vec!["operation".to_string()];
+    // The total first, where a phone shows it without scrolling.
+    let mut headers = vec!["operation".to_string(), "total".into()];
     headers.extend(columns.iter().map(|c| c.to_string()));
-    headers.push("total".into());
     let rows: Vec<Vec<Cell>> = (r.totals.0.iter())
         .map(|(op, cost)| {
-            let mut row = vec![text(op.name())];
+            let mut row = vec![text(op.name()), secs(cost.total)];
             row.extend(columns.iter().map(|c| secs(cost.seconds(c))));
-            row.push(secs(cost.total));
             row
         })
         .collect();
@@ -290,6 +289,7 @@ pub fn analyze(r: &Report, charts: &[Chart]) -> String {
         let measured = levels.iter().any(|(_, o)| o.measured.is_some());
         let mut headers: Vec<String> = [
             "level",
+            "total",
             "rows",
             "nonzeros",
             "active ranks",
@@ -301,7 +301,6 @@ pub fn analyze(r: &Report, charts: &[Chart]) -> String {
         .map(String::from)
         .to_vec();
         headers.extend(columns.iter().map(|c| c.to_string()));
-        headers.push("total".into());
         if measured {
             headers.push("measured".into());
             headers.push("model/meas".into());
@@ -311,6 +310,7 @@ pub fn analyze(r: &Report, charts: &[Chart]) -> String {
                 let s = &o.summary;
                 let mut row = vec![
                     count(l.level as u64),
+                    secs(o.cost.total),
                     count(l.rows as u64),
                     count(l.nnz as u64),
                     count(l.active_processes as u64),
@@ -320,7 +320,6 @@ pub fn analyze(r: &Report, charts: &[Chart]) -> String {
                     bytes_cell(s.bytes.inter_node),
                 ];
                 row.extend(columns.iter().map(|c| secs(o.cost.seconds(c))));
-                row.push(secs(o.cost.total));
                 if measured {
                     row.push(opt(o.measured.map(|m| secs(m.seconds))));
                     row.push(opt(o.modeled_over_measured.map(|x| num(x, 2))));
@@ -329,10 +328,9 @@ pub fn analyze(r: &Report, charts: &[Chart]) -> String {
             })
             .collect();
         let total = r.totals.op(op).map(|c| {
-            let mut t = vec![text("total")];
+            let mut t = vec![text("total"), secs(c.total)];
             t.extend((0..7).map(|_| text("")));
             t.extend(columns.iter().map(|k| secs(c.seconds(k))));
-            t.push(secs(c.total));
             if measured {
                 t.push(text(""));
                 t.push(text(""));

@@ -56,7 +56,7 @@ pub trait Network: Send + Sync + std::fmt::Debug {
     }
     /// The contention term's seconds for one exchange with constant
     /// `delta`: `delta * l`, `l` the bytes on the most loaded directed
-    /// link under the network's routes (README "Networks"); `box3d`
+    /// link under the network's routes (docs/machines.md); `box3d`
     /// keeps EuroMPI'18's `delta h^3 B / routers` (eqs. 5 and 7).
     fn contention(&self, delta: f64, t: &Traffic) -> f64 {
         delta * (t.max_link_bytes)()

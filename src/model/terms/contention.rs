@@ -3,7 +3,7 @@
 //! messages and `h` their byte-weighted mean hops (the paper's
 //! `2 h^3 b ppn` with `b = B / P`). On `torus3d`, `dragonfly` and
 //! `fattree`, `delta l` with `l` the bytes on the busiest directed link
-//! under the network's routes (README, "Networks").
+//! under the network's routes (docs/machines.md, "Networks").
 
 use super::{Charge, Slot, Term};
 use crate::machine::network::Traffic;
