@@ -409,10 +409,11 @@ fn section_title(name: &str) -> &'static str {
 
 /// Where the machine's parameters come from.
 fn provenance(m: &crate::machine::Machine) -> String {
-    if m.provenance.is_empty() {
+    let sources = m.provenance_or_default();
+    if sources.is_empty() {
         return String::new();
     }
-    let rows: Vec<Vec<Cell>> = (m.provenance.iter())
+    let rows: Vec<Vec<Cell>> = (sources.iter())
         .map(|s| vec![text(s.parameter.clone()), text(s.source.clone())])
         .collect();
     format!(

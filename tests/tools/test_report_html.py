@@ -54,7 +54,10 @@ RENDERED = """(() => {
   });
   return {totals: rows('totals'), heads: heads('totals'), charts: charts,
           external: document.querySelectorAll('script[src], link[href], img[src], iframe, object, embed').length,
-          width: document.documentElement.scrollWidth, body: document.body.innerText.length};
+          width: document.documentElement.scrollWidth, body: document.body.innerText.length,
+          provenance: document.querySelectorAll('#provenance tbody tr').length,
+          advice: document.querySelectorAll('ul.advice li').length,
+          cycle: document.querySelectorAll('#cycle tbody tr').length};
 })()"""
 
 
@@ -95,6 +98,10 @@ def test_the_shipped_example_page(browser, tmp_path):
                 assert float(c["v"]) == cost[head], (head, c)
                 assert c["text"] == seconds(cost[head]), (head, c)
         charts_are_drawn(got, out)
+        # The advice, the cycle per level and Blue Waters' sources are shown.
+        assert got["advice"] == len(report["advice"]) or (got["advice"] == 1 and not report["advice"])
+        assert got["cycle"] == len(report["levels"])
+        assert got["provenance"] >= 5
 
 
 def test_compare_and_scale_pages(browser, tmp_path):
