@@ -4,7 +4,8 @@
 # Each target of fuzz/ (cargo fuzz, libFuzzer) runs SECONDS (default 180)
 # from a seed corpus laid out here from the test fixtures and from files
 # amgcomm writes, under a memory bound (-rss_limit_mb=2048, -malloc_limit_mb
-# 2048) and a time bound per input (-timeout=10). Prints per target the
+# 2048; the readers are told they have 1 GB, AMGCOMM_MEMORY_LIMIT) and a
+# time bound per input (-timeout=10). Prints per target the
 # executions, the coverage (libFuzzer's cov and ft) and what it found; exits
 # 1 if any target found a crash, a leak, an out-of-memory or a timeout (the
 # input is kept under fuzz/artifacts/TARGET/).
@@ -76,6 +77,11 @@ for m in bluewaters lassen frontier elcapitan; do "$bin" machine show "$m" --jso
 cp "$work"/pats/*.amgpat "$seeds/pattern_file/"
 cp tests/data/presets/*.csv "$seeds/bench_table/"
 cp -r tests/data/fuzz/. "$seeds/" 2>/dev/null || true
+
+# Each reader checks what it will allocate against the memory available
+# (src/memory.rs); a bound below libFuzzer's makes any allocation beyond
+# what a reader announced a finding.
+export AMGCOMM_MEMORY_LIMIT=$((1024 * 1024 * 1024))
 
 run() {
   local t=$1 log=$work/$1.log corpus=$work/corpus/$1

@@ -4,8 +4,21 @@
 //! than ending in an allocation abort or an out-of-memory kill.
 
 /// Bytes of memory available to this process: Linux's `MemAvailable`,
-/// capped by a cgroup limit; `None` where neither can be read.
+/// capped by a cgroup limit and by `AMGCOMM_MEMORY_LIMIT` (bytes: a shared
+/// login node's share, or a fuzzer's bound); `None` where none can be read.
 pub fn available() -> Option<u64> {
+    let asked = std::env::var("AMGCOMM_MEMORY_LIMIT")
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let system = system_available();
+    match (asked, system) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// `MemAvailable`, capped by a cgroup limit.
+fn system_available() -> Option<u64> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
     let free = meminfo.as_deref().and_then(|text| {
         let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
