@@ -177,14 +177,21 @@ impl Spec {
                 self.kind.name
             )));
         }
-        // Whether the size comes from the file or from the allocation's
-        // nodes: the tables below grow with it (a machine file's 2^32
-        // nodes asked 51 GB of a box3d, found by scripts/fuzz.sh).
-        if whole > MAX_NODES {
+        // A size from the file is checked here; an allocation's, by the
+        // memory the request needs.
+        if size.is_some_and(|s| s > MAX_NODES) {
             return Err(Invalid(format!(
                 "network: a machine of {whole} nodes; amgcomm models machines of at most {MAX_NODES}"
             )));
         }
+        // The network's tables grow with its nodes (a box3d's router of
+        // each node, 12 bytes; at most 64 for any network): refused before
+        // they are allocated. A machine file's 2^32 nodes once asked 51 GB
+        // of a box3d here, before the request's own memory check.
+        crate::memory::check((whole as u64).saturating_mul(64), || {
+            format!("a {} network of {whole} nodes", self.kind.name)
+        })
+        .map_err(|t| Invalid(format!("network: {t}")))?;
         let net = (self.kind.build)(&self.fields, whole).map_err(e)?;
         if net.links() > MAX_LINKS {
             return Err(Invalid(format!(
