@@ -1,13 +1,14 @@
 #![no_main]
-//! A machine file (`--machine FILE.json`) through `Machine::named_or_file`,
-//! then its network wired for its nodes, as `analyze` does.
+//! A machine file (`--machine FILE.json`) through
+//! `Machine::named_or_file`, whose validation wires its network for its
+//! nodes, as `analyze` does.
 use libfuzzer_sys::fuzz_target;
 #[path = "common.rs"]
 mod common;
+#[allow(dead_code)]
+#[path = "../../tests/common/fuzz_entries.rs"]
+mod entries;
 
 fuzz_target!(|data: &[u8]| {
-    let p = common::file("machine.json", data);
-    if let Ok(m) = amgcomm::machine::Machine::named_or_file(p.to_str().unwrap()) {
-        let _ = m.network.wire(m.nodes, m.allocation);
-    }
+    entries::refused("machine_file", data, &common::fresh());
 });

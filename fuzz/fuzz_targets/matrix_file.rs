@@ -4,8 +4,10 @@
 use libfuzzer_sys::fuzz_target;
 #[path = "common.rs"]
 mod common;
+#[allow(dead_code)]
+#[path = "../../tests/common/fuzz_entries.rs"]
+mod entries;
 
 fuzz_target!(|data: &[u8]| {
-    let p = common::file("m.mtx", data);
-    let _ = amgcomm::matrix::io::read(&p);
+    entries::refused("matrix_file", data, &common::fresh());
 });

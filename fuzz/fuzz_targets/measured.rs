@@ -3,9 +3,12 @@
 //! Caliper profile or PETSc's -log_view, through `measured::parse` as
 //! `analyze --measured` reads it (after its UTF-8 check).
 use libfuzzer_sys::fuzz_target;
+#[path = "common.rs"]
+mod common;
+#[allow(dead_code)]
+#[path = "../../tests/common/fuzz_entries.rs"]
+mod entries;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(text) = std::str::from_utf8(data) {
-        let _ = amgcomm::measured::parse(text);
-    }
+    entries::refused("measured", data, &common::fresh());
 });
