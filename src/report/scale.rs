@@ -57,14 +57,13 @@ pub fn write_folder(
                 }
                 crossover_chart(&tmp.join(format!("crossover.{ext}")), &s).map_err(report_error)?;
             }
-            let mut charts = Vec::new();
-            let names = (s.ops.iter())
+            let names: Vec<(String, String)> = (s.ops.iter())
                 .map(|op| (format!("time_{}", op.name()), format!("{}: seconds per level against nodes, one panel per strategy (measured as circles)", op.name())))
-                .chain(std::iter::once(("crossover".to_string(), "the level from which the second strategy wins, against nodes".to_string())));
-            for (name, caption) in names {
-                let svg = std::fs::read_to_string(tmp.join(format!("{name}.svg"))).map_err(io)?;
-                charts.push(super::html::Chart { name, caption, svg });
-            }
+                .chain(std::iter::once(("crossover".to_string(), "the level from which the second strategy wins, against nodes".to_string())))
+                .collect();
+            let charts = (super::Folder { tmp, dir })
+                .svgs(&names)
+                .map_err(report_error)?;
             text("report.html", super::html::scale(&s, &charts))?;
             out = Some(s);
             Ok(())
