@@ -567,7 +567,7 @@ fn inconsistent_levels_name_the_file() {
     // A rank file lost: its rows' columns are beyond the rest.
     fails(
         &|d: &Path| std::fs::remove_file(d.join("A2.00003")).unwrap(),
-        "A2.00000: line 15: column 19 is beyond the 12 columns the rank files give",
+        "A2.00000: line 40: column 22 is beyond the 15 columns the rank files give",
     );
     // A P missing under a deeper A.
     fails(
@@ -582,10 +582,15 @@ fn inconsistent_levels_name_the_file() {
 
 /// `amgcomm hierarchy INPUT --preset hypre` as `(rows, nnz)` per level.
 fn preset_levels(input: &str, num_functions: usize) -> Vec<(u64, u64)> {
+    preset_levels_on(input, num_functions, &[])
+}
+
+/// [`preset_levels`] with more flags (the ranks, a partition).
+fn preset_levels_on(input: &str, num_functions: usize, more: &[&str]) -> Vec<(u64, u64)> {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("h.json");
     let nf = num_functions.to_string();
-    let out = amgcomm(&[
+    let mut args = vec![
         "hierarchy",
         input,
         "--preset",
@@ -594,7 +599,9 @@ fn preset_levels(input: &str, num_functions: usize) -> Vec<(u64, u64)> {
         &nf,
         "--json",
         json.to_str().unwrap(),
-    ]);
+    ];
+    args.extend(more);
+    let out = amgcomm(&args);
     assert!(
         out.status.success(),
         "{}",
@@ -608,6 +615,97 @@ fn preset_levels(input: &str, num_functions: usize) -> Vec<(u64, u64)> {
         .iter()
         .map(|l| (l["rows"].as_u64().unwrap(), l["nnz"].as_u64().unwrap()))
         .collect()
+}
+
+/// BoomerAMG's levels on 2 to 64 ranks, recorded by
+/// `scripts/record_hypre_ranks.sh` (`tools/hypre_levels.c` under `mpirun`)
+/// in `tests/data/hypre/boomeramg_ranks.csv`: the hypre preset built on the
+/// same ranks has the same rows and nonzeros on every level, and as many
+/// levels: the 7-point and 27-point Laplacians, 3D elasticity with
+/// `--num-functions 3`, on contiguous blocks, METIS's partition and a
+/// random one (each rank's rows renumbered into a block, as hypre needs).
+#[test]
+fn the_hypre_preset_builds_boomeramgs_levels_on_the_ranks() {
+    let table = std::fs::read_to_string("tests/data/hypre/boomeramg_ranks.csv").unwrap();
+    type Run = (String, usize, usize, String);
+    let mut runs: BTreeMap<Run, Vec<(u64, u64)>> = BTreeMap::new();
+    for line in table.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let key = (
+            f[0].to_string(),
+            f[1].parse().unwrap(),
+            f[2].parse().unwrap(),
+            f[3].to_string(),
+        );
+        runs.entry(key)
+            .or_default()
+            .push((f[5].parse().unwrap(), f[6].parse().unwrap()));
+    }
+    assert_eq!(runs.len(), 23);
+    for ((input, nf, ranks, partition), hypre) in runs {
+        let p = ranks.to_string();
+        let got = preset_levels_on(&input, nf, &["--ranks", &p, "--partition", &partition]);
+        assert_eq!(got, hypre, "{input} on {ranks} ranks ({partition})");
+    }
+}
+
+/// The stronger check: the levels hypre wrote with their own ranks
+/// (`tools/hypre_dump_levels.c`, read with `--levels-from`) and the hypre
+/// preset set up from the dump's matrix on the same ranks (its rank files
+/// are the partition) give every level the same messages and bytes of
+/// every operation.
+fn dump_and_preset_agree(dir: &Path, machine: &[&str]) {
+    let work = tempfile::tempdir().unwrap();
+    let run = |input: &[&str], name: &str| -> serde_json::Value {
+        let json = work.path().join(format!("{name}.json"));
+        let out = work.path().join(name);
+        let mut args = vec!["analyze"];
+        args.extend(input);
+        args.extend(machine);
+        args.extend([
+            "--ops",
+            "spmv,spgemm,ptap,interp,restrict",
+            "--json",
+            json.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let o = amgcomm(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
+    };
+    let a = dir.join("A");
+    let dumped = run(&["--levels-from", dir.to_str().unwrap()], "dumped");
+    let built = run(&[a.to_str().unwrap()], "built");
+    assert_eq!(dumped["hierarchy"]["levels"], built["hierarchy"]["levels"]);
+    let (d, b) = (
+        dumped["levels"].as_array().unwrap(),
+        built["levels"].as_array().unwrap(),
+    );
+    assert!(d.len() >= 3);
+    let mut checked = 0;
+    for (ld, lb) in d.iter().zip(b) {
+        let ops = ld["ops"].as_object().unwrap();
+        for (op, x) in ops {
+            if x.is_null() {
+                continue;
+            }
+            let y = &lb["ops"][op];
+            let level = &ld["level"];
+            assert_eq!(x["messages"], y["messages"], "level {level} {op}");
+            assert_eq!(x["bytes"], y["bytes"], "level {level} {op}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 4 * d.len() - 4, "{checked} level-operations");
+}
+
+#[test]
+fn hypres_dumped_levels_and_the_preset_on_their_ranks_send_the_same_messages() {
+    dump_and_preset_agree(
+        Path::new("tests/data/hypre"),
+        &["--nodes", "2", "--ppn", "2"],
+    );
 }
 
 /// BoomerAMG's own levels (hypre 2.26, its defaults, 1 rank), recorded by
@@ -636,11 +734,29 @@ fn the_hypre_preset_builds_boomeramgs_levels() {
 /// level of BoomerAMG's setup.
 #[cfg(feature = "mpi")]
 fn boomeramg_levels(work: &Path, matrix: &str, num_functions: usize) -> Vec<(u64, u64)> {
+    boomeramg_levels_on(work, matrix, num_functions, 1, None)
+}
+
+/// [`boomeramg_levels`] on `ranks` ranks, their rows contiguous blocks or
+/// those of a partition file.
+#[cfg(feature = "mpi")]
+fn boomeramg_levels_on(
+    work: &Path,
+    matrix: &str,
+    num_functions: usize,
+    ranks: usize,
+    partition: Option<&Path>,
+) -> Vec<(u64, u64)> {
     let exe = work.join("hypre_levels");
     if !exe.exists() {
         compile("tools/hypre_levels.c", &exe);
     }
-    let run = mpirun(1, &exe, &[matrix, &num_functions.to_string()]);
+    let nf = num_functions.to_string();
+    let mut args = vec![matrix, &nf];
+    if let Some(p) = partition {
+        args.push(p.to_str().unwrap());
+    }
+    let run = mpirun(ranks, &exe, &args);
     assert!(
         run.status.success(),
         "{}",
@@ -683,4 +799,68 @@ fn the_hypre_preset_equals_boomeramg_run_here() {
     );
     let el = el.to_str().unwrap();
     assert_eq!(preset_levels(el, 3), boomeramg_levels(work.path(), el, 3));
+}
+
+/// Real hypre, run here on 2, 4, 8 and 16 ranks: the preset set up on the
+/// same ranks has BoomerAMG's levels, for a 3D Laplacian and 3D
+/// elasticity with `--num-functions 3`, on contiguous blocks and on a
+/// METIS partition file.
+#[cfg(feature = "mpi")]
+#[test]
+fn the_hypre_preset_equals_boomeramg_on_2_to_16_ranks() {
+    let work = tempfile::tempdir().unwrap();
+    let el = work.path().join("el.mtx");
+    let gen = amgcomm(&[
+        "generate",
+        "elasticity3d",
+        "--n",
+        "8",
+        "-o",
+        el.to_str().unwrap(),
+    ]);
+    assert!(gen.status.success());
+    let el = el.to_str().unwrap();
+    for ranks in [2, 4, 8, 16] {
+        let p = ranks.to_string();
+        let on = ["--ranks", p.as_str()];
+        assert_eq!(
+            preset_levels_on("gen:poisson3d:20", 1, &on),
+            boomeramg_levels_on(work.path(), "lap:20", 1, ranks, None),
+            "Laplacian on {ranks} ranks"
+        );
+        assert_eq!(
+            preset_levels_on(el, 3, &on),
+            boomeramg_levels_on(work.path(), el, 3, ranks, None),
+            "elasticity on {ranks} ranks"
+        );
+    }
+    let part = work.path().join("metis.part");
+    let o = amgcomm(&[
+        "partition",
+        "gen:poisson3d:20",
+        "--method",
+        "metis",
+        "--parts",
+        "4",
+        "-o",
+        part.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    assert_eq!(
+        preset_levels_on(
+            "gen:poisson3d:20",
+            1,
+            &["--ranks", "4", "--partition", part.to_str().unwrap()]
+        ),
+        boomeramg_levels_on(work.path(), "lap:20", 1, 4, Some(&part)),
+    );
+}
+
+/// The program's fresh dump on 6 ranks: its levels and the preset on its
+/// ranks send the same messages on every level.
+#[cfg(feature = "mpi")]
+#[test]
+fn a_fresh_dump_and_the_preset_on_its_ranks_send_the_same_messages() {
+    let work = hypre_dump(6, 16);
+    dump_and_preset_agree(&work.path().join("dump"), &["--nodes", "3", "--ppn", "2"]);
 }

@@ -23,14 +23,14 @@ fn amgcomm(dir: &Path, args: &[&str]) -> Output {
         .expect("binary runs")
 }
 
-/// analyze gen:elasticity3d:14 (6 levels) on 8 x 16 = 128 ranks, as the
+/// analyze gen:elasticity3d:16 (6 levels set up on 8 x 16 = 128 ranks) as the
 /// RAPtor runs, with `extra`.
 fn analyze(dir: &Path, extra: &[&str]) -> Output {
     let json = dir.join("r.json");
     let out = dir.join("rep");
     let mut args = vec![
         "analyze",
-        "gen:elasticity3d:14",
+        "gen:elasticity3d:16",
         "--preset",
         "raptor-elasticity",
         "--nodes",

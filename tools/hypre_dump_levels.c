@@ -97,12 +97,14 @@ int main(int argc, char *argv[])
       HYPRE_BigInt cols[7];
       HYPRE_Real vals[7];
       HYPRE_Int k = 0;
-      cols[k] = i; vals[k++] = 6.0;
-      if (x > 0)     { cols[k] = i - 1;     vals[k++] = -1.0; }
-      if (x < n - 1) { cols[k] = i + 1;     vals[k++] = -1.0; }
-      if (y > 0)     { cols[k] = i - n;     vals[k++] = -1.0; }
-      if (y < n - 1) { cols[k] = i + n;     vals[k++] = -1.0; }
+      /* Increasing columns, as from a CSR matrix: hypre's setup breaks
+       * ties by the order a row's entries came in. */
       if (z > 0)     { cols[k] = i - (HYPRE_BigInt) n * n; vals[k++] = -1.0; }
+      if (y > 0)     { cols[k] = i - n;     vals[k++] = -1.0; }
+      if (x > 0)     { cols[k] = i - 1;     vals[k++] = -1.0; }
+      cols[k] = i; vals[k++] = 6.0;
+      if (x < n - 1) { cols[k] = i + 1;     vals[k++] = -1.0; }
+      if (y < n - 1) { cols[k] = i + n;     vals[k++] = -1.0; }
       if (z < n - 1) { cols[k] = i + (HYPRE_BigInt) n * n; vals[k++] = -1.0; }
       HYPRE_IJMatrixSetValues(ij, 1, &k, &i, cols, vals);
    }

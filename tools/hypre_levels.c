@@ -6,12 +6,16 @@
  * Build (Debian: apt-get install libhypre-dev openmpi-bin libopenmpi-dev):
  *   mpicc -O2 tools/hypre_levels.c -I/usr/include/hypre -lHYPRE -lm -o hypre_levels
  * Run:
- *   mpirun -n R ./hypre_levels MATRIX [NUM_FUNCTIONS]
+ *   mpirun -n R ./hypre_levels MATRIX [NUM_FUNCTIONS [PARTITION]]
  * MATRIX: a Matrix Market file (coordinate, real or integer, general or
  * symmetric; `amgcomm generate` writes them) or lap:N, the 7-point
- * Laplacian of an N^3 grid built in place. Rank r owns the contiguous
- * rows [r n / R, (r + 1) n / R), hypre's usual even blocks, rounded down
- * to whole nodes when NUM_FUNCTIONS > 1.
+ * Laplacian of an N^3 grid built in place.
+ * PARTITION: the owner rank of every row, one a line (METIS's format,
+ * lines starting with % skipped); the rows are renumbered rank by rank,
+ * each rank's in their order, as an application hands hypre its own
+ * rows. Without it rank r owns n / R contiguous rows, the first n % R
+ * ranks one more (hypre_GeneratePartitioning's blocks, and amgcomm's
+ * `contiguous`).
  *
  * Prints, on rank 0:
  *   level rows nnz      one line per level, 0 the finest
@@ -107,11 +111,52 @@ static int mm_header(FILE *f, long long *rows, long long *entries, int *symmetri
    return 1;
 }
 
-/* Rank r's first row of n rows in blocks of whole nodes. */
-static long long first_row(long long n, int r, int size, int nf)
+/* Rank r's first row of n rows in even blocks, the first n % size ranks
+ * one row more. */
+static long long first_row(long long n, int r, int size)
 {
-   long long nodes = n / nf;
-   return nodes * r / size * nf;
+   long long q = n / size, rem = n % size;
+   return q * r + (r < rem ? r : rem);
+}
+
+/* The new number of every row (rank by rank, each rank's rows in their
+ * order) and this rank's first and last new rows. Without a file the
+ * numbering is the identity over even blocks. Returns NULL on a bad
+ * file. */
+static long long *renumber(const char *path, long long n, int rank, int size,
+                           long long *lo, long long *hi)
+{
+   long long *new_of_old = malloc((n + 1) * sizeof *new_of_old);
+   if (!new_of_old) return NULL;
+   if (!path)
+   {
+      for (long long i = 0; i < n; i++) new_of_old[i] = i;
+      *lo = first_row(n, rank, size);
+      *hi = first_row(n, rank + 1, size);
+      return new_of_old;
+   }
+   FILE *f = fopen(path, "r");
+   if (!f) return free(new_of_old), NULL;
+   int *owner = malloc((n + 1) * sizeof *owner);
+   long long *count = calloc(size + 1, sizeof *count);
+   char line[256];
+   long long i = 0;
+   while (owner && count && fgets(line, sizeof line, f))
+   {
+      if (line[0] == '%' || line[0] == '\n') continue;
+      int o;
+      if (i == n || sscanf(line, "%d", &o) != 1 || o < 0 || o >= size) { i = -1; break; }
+      owner[i++] = o;
+      count[o + 1]++;
+   }
+   fclose(f);
+   if (i != n || !owner || !count) return free(owner), free(count), free(new_of_old), NULL;
+   for (int r = 0; r < size; r++) count[r + 1] += count[r];
+   *lo = count[rank];
+   *hi = count[rank + 1];
+   for (long long k = 0; k < n; k++) new_of_old[k] = count[owner[k]]++;
+   free(owner), free(count);
+   return new_of_old;
 }
 
 int main(int argc, char *argv[])
@@ -122,7 +167,7 @@ int main(int argc, char *argv[])
    MPI_Comm_size(MPI_COMM_WORLD, &size);
    if (argc < 2)
    {
-      if (rank == 0) fprintf(stderr, "usage: hypre_levels MATRIX|lap:N [NUM_FUNCTIONS]\n");
+      if (rank == 0) fprintf(stderr, "usage: hypre_levels MATRIX|lap:N [NUM_FUNCTIONS [PARTITION]]\n");
       MPI_Finalize();
       return 2;
    }
@@ -136,30 +181,47 @@ int main(int argc, char *argv[])
    HYPRE_Init();
 
    struct triples t = {0};
-   long long lo, hi;
+   long long lo, hi, rows;
+   const char *part = argc > 3 ? argv[3] : NULL;
+   FILE *f = NULL;
+   long long entries = 0, n = 0;
+   int symmetric = 0;
    if (strncmp(argv[1], "lap:", 4) == 0)
    {
-      long long n = atoll(argv[1] + 4);
-      long long rows = n * n * n;
-      lo = first_row(rows, rank, size, nf);
-      hi = first_row(rows, rank + 1, size, nf);
-      if (rank == size - 1) hi = rows;
-      laplacian(&t, n, lo, hi);
+      n = atoll(argv[1] + 4);
+      rows = n * n * n;
    }
    else
    {
-      FILE *f = fopen(argv[1], "r");
-      long long rows, entries;
-      int symmetric;
+      f = fopen(argv[1], "r");
       if (!f || mm_header(f, &rows, &entries, &symmetric))
       {
          if (rank == 0) fprintf(stderr, "hypre_levels: %s is not a coordinate Matrix Market file\n", argv[1]);
          MPI_Finalize();
          return 1;
       }
-      t.n = rows;
-      lo = first_row(rows, rank, size, nf);
-      hi = rank == size - 1 ? rows : first_row(rows, rank + 1, size, nf);
+   }
+   long long *new_of_old = renumber(part, rows, rank, size, &lo, &hi);
+   if (!new_of_old)
+   {
+      if (rank == 0) fprintf(stderr, "hypre_levels: %s: not one owner in [0, %d) a line for each of %lld rows\n", part, size, rows);
+      MPI_Finalize();
+      return 1;
+   }
+   t.n = rows;
+   if (!f)
+   {
+      struct triples all = {0};
+      laplacian(&all, n, 0, rows);
+      for (long long k = 0; k < all.len; k++)
+      {
+         long long r = new_of_old[all.i[k]];
+         if (r >= lo && r < hi) push(&t, r, new_of_old[all.j[k]], all.v[k]);
+      }
+      free(all.i), free(all.j), free(all.v);
+   }
+   else
+   {
       for (long long k = 0; k < entries; k++)
       {
          long long r, c;
@@ -170,12 +232,13 @@ int main(int argc, char *argv[])
             MPI_Finalize();
             return 1;
          }
-         r--, c--;
+         r = new_of_old[r - 1], c = new_of_old[c - 1];
          if (r >= lo && r < hi) push(&t, r, c, v);
          if (symmetric && r != c && c >= lo && c < hi) push(&t, c, r, v);
       }
       fclose(f);
    }
+   free(new_of_old);
 
    HYPRE_IJMatrix ij;
    HYPRE_IJMatrixCreate(MPI_COMM_WORLD, lo, hi - 1, lo, hi - 1, &ij);

@@ -35,8 +35,9 @@ pub enum Coarsening {
     Rs2,
     /// Parallel modified independent set (De Sterck, Yang, Heys 2006).
     Pmis,
-    /// hypre's HMIS on one rank: its Ruge-Stueben first pass, then PMIS
-    /// with hypre_Rand seeded 2747 (with extended+i, hypre's whole setup).
+    /// hypre's HMIS: its Ruge-Stueben first pass inside each rank, then
+    /// PMIS with hypre_Rand seeded 2747 + rank (with extended+i, hypre's
+    /// whole setup on the ranks; other interpolations: one rank).
     Hmis,
     /// HMIS as RAPtor 2018 runs it on the ranks' row blocks: RS first
     /// pass within each rank, rank-boundary rows undecided again, then
@@ -137,6 +138,18 @@ pub struct Options {
 }
 
 impl Options {
+    /// Whether these are BoomerAMG's own setup (HMIS with extended+i),
+    /// which runs as hypre 2.26 runs it on the ranks.
+    pub fn is_hypre(&self) -> bool {
+        self.coarsening == Coarsening::Hmis && self.interpolation == Interpolation::ExtendedI
+    }
+
+    /// Whether the hierarchy depends on the ranks' rows: hypre's setup,
+    /// and RAPtor's per-rank weights.
+    pub fn uses_ranks(&self) -> bool {
+        self.is_hypre() || self.coarsening.uses_ranks()
+    }
+
     /// Checks the options alone (before any matrix is read).
     pub fn validate(&self) -> Result<(), BuildError> {
         if !(0.0..=1.0).contains(&self.strength.theta) {
@@ -158,7 +171,7 @@ impl Options {
 /// Named settings that choose everything at once.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Preset {
-    /// BoomerAMG's defaults, built as hypre 2.26 builds them on one rank
+    /// BoomerAMG's defaults, built as hypre 2.26 builds them on the ranks
     /// (same rows and nonzeros per level): signed strength theta 0.25,
     /// max_row_sum 0.9, HMIS, extended+i with P_max_elmts 4, max_coarse 9,
     /// max_levels 25.
@@ -301,8 +314,12 @@ pub struct Level {
 impl Level {
     /// The coarsest level: its operator alone.
     fn coarsest(a: RawCsr) -> Level {
+        Level::coarsest_csr(a.into_csr())
+    }
+
+    fn coarsest_csr(a: Csr) -> Level {
         Level {
-            a: a.into_csr(),
+            a,
             p: None,
             coarse_points: Vec::new(),
         }
@@ -390,12 +407,68 @@ pub fn build_owned(
     build_ranked(a, &[0, rows], o, progress)
 }
 
+/// [`build_ranked`] on a matrix whose row `i` rank `owner[i]` owns (of
+/// `ranks`), in any pattern (a partition file, METIS): as an application
+/// hands its solver the rows, numbered rank by rank, each rank's in their
+/// order. The setup runs on that numbering; level 0 comes back in the
+/// input's (its operator, the rows of its `P`, its coarse points), the
+/// coarse levels are the solver's, each rank's rows a block.
+pub fn build_owned_by(
+    a: Csr,
+    owner: &[u32],
+    ranks: usize,
+    o: &Options,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Hierarchy, BuildError> {
+    if owner.len() != a.rows() || owner.iter().any(|&r| r as usize >= ranks) {
+        return Err(BuildError::Blocks {
+            rows: a.rows(),
+            ranks,
+        });
+    }
+    let mut starts = vec![0usize; ranks + 1];
+    for &r in owner {
+        starts[r as usize + 1] += 1;
+    }
+    for r in 0..ranks {
+        starts[r + 1] += starts[r];
+    }
+    if owner.windows(2).all(|w| w[0] <= w[1]) {
+        return build_ranked(a, &starts, o, progress);
+    }
+    let mut next = starts.clone();
+    let new_of_old: Vec<u32> = owner
+        .iter()
+        .map(|&r| {
+            next[r as usize] += 1;
+            (next[r as usize] - 1) as u32
+        })
+        .collect();
+    let permuted = crate::matrix::permute::permute_symmetric(&a, 1, &new_of_old);
+    drop(a);
+    let mut h = build_ranked(permuted, &starts, o, progress)?;
+    let mut old_of_new = vec![0u32; new_of_old.len()];
+    for (old, &new) in new_of_old.iter().enumerate() {
+        old_of_new[new as usize] = old as u32;
+    }
+    let fine = &mut h.levels[0];
+    fine.a = crate::matrix::permute::permute_symmetric(&fine.a, 1, &old_of_new);
+    if let Some(p) = &fine.p {
+        fine.p = Some(crate::matrix::permute::permute_rows(p, &new_of_old));
+    }
+    for c in fine.coarse_points.iter_mut() {
+        *c = old_of_new[*c as usize];
+    }
+    Ok(h)
+}
+
 /// [`build_owned`] on a matrix whose rows the ranks own in blocks (rank
 /// `r` owns rows `blocks[r]..blocks[r+1]`), as a solver sees it after its
 /// own partition ([`crate::matrix::Matrix::ownership`]). The coarse rows
-/// stay with the rank of their C point. Only `hmis-raptor` uses the
-/// blocks (and RAPtor's per-rank random weights); every other splitting
-/// gives the same hierarchy as without them.
+/// stay with the rank of their C point. hypre's setup (HMIS with
+/// extended+i) and RAPtor's splittings (per-rank random weights) depend
+/// on the blocks; every other setup gives the same hierarchy as without
+/// them.
 pub fn build_ranked(
     a: Csr,
     blocks: &[usize],
@@ -425,9 +498,9 @@ pub fn build_ranked(
             ranks: blocks.len().saturating_sub(1),
         });
     }
-    if o.coarsening == Coarsening::Hmis && o.interpolation == Interpolation::ExtendedI {
-        // BoomerAMG's own setup, in its entry order.
-        return hypre::build(RawCsr::from_csr_owned(a), o, progress);
+    if o.is_hypre() {
+        // BoomerAMG's own setup on the ranks, in its entry order.
+        return hypre::build(RawCsr::from_csr_owned(a), blocks, o, progress);
     }
     // RAPtor draws each rank's weights once, from its first row, and uses
     // them by local index on every level (form_rand_weights).

@@ -146,43 +146,61 @@ pub(crate) fn strength_on(a: &RawCsr, o: &StrengthOptions, functions: Functions)
     };
     RawCsr::from_row_fn(a.nrows, a.ncols, |i, cols, vals| {
         let (c, v) = a.row(i);
-        let same_function = |j: u32| functions.same(i, j as usize);
-        let threshold = match o.rule {
-            Rule::Abs => {
-                // PyAMG starts the maximum at the smallest normal double.
-                let mut max = f64::MIN_POSITIVE;
-                for (&j, &x) in c.iter().zip(v) {
-                    if j as usize != i && same_function(j) {
-                        max = max.max(x.abs());
-                    }
-                }
-                Some((o.theta * max, 1.0))
-            }
-            Rule::Signed => signed_threshold(i, c, v, o, &same_function),
-            Rule::Symmetric => Some((o.theta * o.theta * diags[i], 1.0)),
-            Rule::Raptor => Some(raptor_threshold(i, c, v, o.theta, &same_function)),
-        };
-        let start = cols.len();
-        for (&j, &x) in c.iter().zip(v) {
-            let strong = j as usize == i
-                || match (o.rule, threshold) {
-                    (_, None) => false,
-                    (Rule::Abs, Some((t, _))) => same_function(j) && x.abs() >= t,
-                    (Rule::Signed, Some((t, s))) => same_function(j) && -s * x > t,
-                    (Rule::Symmetric, Some((t, _))) => {
-                        same_function(j) && x * x >= t * diags[j as usize]
-                    }
-                    // Below the threshold for a positive diagonal, above
-                    // it for a negative one.
-                    (Rule::Raptor, Some((t, s))) => same_function(j) && s * x < s * t,
-                };
-            if strong {
-                cols.push(j);
-                vals.push(x);
-            }
-        }
-        drop_scaled_zeros(cols, vals, start);
+        strong_row(i, c, v, o, functions, &diags, cols, vals);
     })
+}
+
+/// Row `i` of [`strength_on`]: its columns `c` and values `v` (in one
+/// index space with `i`, the diagonal included), the strong ones appended
+/// to `cols` and `vals` in stored order. `diags`: every row's `|a_jj|`
+/// (the symmetric rule's only).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn strong_row(
+    i: usize,
+    c: &[u32],
+    v: &[f64],
+    o: &StrengthOptions,
+    functions: Functions,
+    diags: &[f64],
+    cols: &mut Vec<u32>,
+    vals: &mut Vec<f64>,
+) {
+    let same_function = |j: u32| functions.same(i, j as usize);
+    let threshold = match o.rule {
+        Rule::Abs => {
+            // PyAMG starts the maximum at the smallest normal double.
+            let mut max = f64::MIN_POSITIVE;
+            for (&j, &x) in c.iter().zip(v) {
+                if j as usize != i && same_function(j) {
+                    max = max.max(x.abs());
+                }
+            }
+            Some((o.theta * max, 1.0))
+        }
+        Rule::Signed => signed_threshold(i, c, v, o, &same_function),
+        Rule::Symmetric => Some((o.theta * o.theta * diags[i], 1.0)),
+        Rule::Raptor => Some(raptor_threshold(i, c, v, o.theta, &same_function)),
+    };
+    let start = cols.len();
+    for (&j, &x) in c.iter().zip(v) {
+        let strong = j as usize == i
+            || match (o.rule, threshold) {
+                (_, None) => false,
+                (Rule::Abs, Some((t, _))) => same_function(j) && x.abs() >= t,
+                (Rule::Signed, Some((t, s))) => same_function(j) && -s * x > t,
+                (Rule::Symmetric, Some((t, _))) => {
+                    same_function(j) && x * x >= t * diags[j as usize]
+                }
+                // Below the threshold for a positive diagonal, above
+                // it for a negative one.
+                (Rule::Raptor, Some((t, s))) => same_function(j) && s * x < s * t,
+            };
+        if strong {
+            cols.push(j);
+            vals.push(x);
+        }
+    }
+    drop_scaled_zeros(cols, vals, start);
 }
 
 /// RAPtor 2018's threshold (`classical_strength`): the diagonal is the

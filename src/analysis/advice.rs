@@ -2,8 +2,10 @@
 //! least [`HOT`] of the hierarchy's modeled time, the dominant term and
 //! its share, then the alternatives that address communication (a
 //! node-aware strategy, a METIS partition, another placement, rebalanced
-//! coarse levels) evaluated on the same hierarchy, one flag changed at a
-//! time, and the best one with its predicted time. Each alternative is a
+//! coarse levels) evaluated on the same hierarchy (set up again under
+//! another partition when the setup depends on the ranks, as hypre's
+//! does), one flag changed at a time, and the best one with its
+//! predicted time. Each alternative is a
 //! full [`super::analyze`] of the run with that flag changed, so `analyze` with
 //! the run's flags plus `try` reproduces `predicted_total` exactly.
 
@@ -36,6 +38,9 @@ pub struct Setup<'a> {
     pub coarse: CoarseRule,
     /// Model, strategy and ptap of the run.
     pub options: &'a Options,
+    /// A setup that depends on the ranks, to set up again under another
+    /// partition.
+    pub rebuild: Option<compare::Rebuild<'a>>,
 }
 
 /// Modeled times within this factor of each other are a close call.
@@ -245,7 +250,7 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
     let runs: Vec<(Vec<String>, Analysis)> = alternatives(s)
         .into_iter()
         .filter_map(|(args, v)| {
-            match compare::analyze_variant(h, s.machine, &v, s.options, &s.methods) {
+            match compare::analyze_variant(h, s.machine, &v, s.options, &s.methods, s.rebuild) {
                 Ok(a) => Some((args, a)),
                 Err(e) => {
                     failed.push(format!("{}: {e}", v.name));
@@ -333,6 +338,7 @@ mod tests {
             methods: MethodOptions::default(),
             coarse: CoarseRule::Inherit,
             options: &options,
+            rebuild: None,
         };
         alternatives(&s)
     }

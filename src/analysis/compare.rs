@@ -2,12 +2,14 @@
 //! partition, the coarse rule, the placement, the allocation's nodes on
 //! the machine and the strategy, and is
 //! analysed like `analyze` does (spmv and spgemm; ptap is the same under
-//! every strategy and is left out).
+//! every strategy and is left out). A setup that depends on the ranks
+//! (hypre's, RAPtor's: [`Rebuild`]) sets the hierarchy up again for a
+//! variant of another fine partition, as the solver would.
 
 use clap::ValueEnum;
 
 use super::{analyze, Analysis, AnalysisError, Options};
-use crate::amg::Hierarchy;
+use crate::amg::{self, BuildError, Hierarchy};
 use crate::comm::node_aware::Strategy;
 use crate::machine::{Allocation, Machine, Placement};
 use crate::model::Model;
@@ -169,6 +171,20 @@ pub enum CompareError {
     /// Its layout does not fit.
     #[error(transparent)]
     Analysis(#[from] AnalysisError),
+    /// Its hierarchy cannot be set up.
+    #[error(transparent)]
+    Build(#[from] BuildError),
+}
+
+/// How to set the hierarchy up again for a variant whose fine partition
+/// is not the one it was built on, when the setup depends on the ranks
+/// ([`amg::Options::uses_ranks`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Rebuild<'a> {
+    /// The setup.
+    pub amg: &'a amg::Options,
+    /// The fine partition the hierarchy was built on.
+    pub built_on: &'a Fine,
 }
 
 /// Every variant on `base` (whose placement a variant may replace),
@@ -179,6 +195,7 @@ pub fn compare(
     variants: &[Variant],
     model: &Model,
     methods: &MethodOptions,
+    rebuild: Option<Rebuild>,
     mut progress: impl FnMut(&Variant),
 ) -> Result<Vec<VariantAnalysis>, CompareError> {
     let mut out = Vec::new();
@@ -193,28 +210,37 @@ pub fn compare(
         progress(v);
         out.push(VariantAnalysis {
             variant: v.clone(),
-            analysis: analyze_variant(h, base, v, &o, methods)?,
+            analysis: analyze_variant(h, base, v, &o, methods, rebuild)?,
         });
     }
     Ok(out)
 }
 
 /// `v` on `base` (whose placement `v` may replace): its fine partition by
-/// `methods`, its coarse rule, analysed with `o` under `v`'s strategy.
+/// `methods`, its coarse rule, analysed with `o` under `v`'s strategy; on
+/// a hierarchy set up again on its partition when `rebuild` says so.
 pub(crate) fn analyze_variant(
     h: &Hierarchy,
     base: &Machine,
     v: &Variant,
     o: &Options,
     methods: &MethodOptions,
+    rebuild: Option<Rebuild>,
 ) -> Result<Analysis, CompareError> {
     let m = v.machine(base);
-    let layout = Layout::on(h, &v.partition, v.coarse, &m, methods)?;
     let o = Options {
         strategy: v.strategy,
         keep_patterns: false,
         ..o.clone()
     };
+    if let Some(r) = rebuild.filter(|r| *r.built_on != v.partition) {
+        let a = &h.levels[0].a;
+        let part = v.partition.partition(a, &m.owners(), methods)?;
+        let own = amg::build_owned_by(a.clone(), &part.owner, part.ranks, r.amg, &mut |_, _| {})?;
+        let layout = Layout::new(&own, part, v.coarse).spread(&m);
+        return Ok(analyze(&own, &layout, &m, &o)?);
+    }
+    let layout = Layout::on(h, &v.partition, v.coarse, &m, methods)?;
     Ok(analyze(h, &layout, &m, &o)?)
 }
 

@@ -267,15 +267,7 @@ impl Request {
             Input::Matrix { spec, .. } => Some(Source::parse(spec)?),
             Input::Levels(_) | Input::Memory(_) => None,
         };
-        if let Some(Fine::File(path)) = &self.partition {
-            if !path.exists() {
-                return Err(RequestError::Field(format!(
-                    "request.partition {}: neither a method ({}) nor a partition file",
-                    path.display(),
-                    crate::value_names::<Method>()
-                )));
-            }
-        }
+        self.check_partition_file()?;
         self.check_strategies()?;
         self.check_cycle()?;
         let mesh = self.mesh(source.as_ref())?;
@@ -441,6 +433,7 @@ impl Request {
                     blocks: None,
                     ownership,
                     numbering,
+                    fine_part: None,
                 });
             }
             Input::Memory(held) => return self.held(held, progress, stages),
@@ -487,21 +480,7 @@ impl Request {
             Some(_) => crate::matrix::Numbering::Renumbered,
             None => mat.numbering,
         };
-        // RAPtor's splittings draw their weights per rank: on the
-        // contiguous blocks RAPtor's ParCSRMatrix gives (n / P rows, the
-        // remainder to the first ranks) unless the input has its own.
-        let contiguous = matches!(
-            self.partition,
-            None | Some(Fine::Method(Method::Contiguous))
-        );
-        if mat.ownership.is_none() && contiguous && self.amg.coarsening.uses_ranks() {
-            // One process per GPU when the data lives on the GPUs.
-            let ranks = self.machine.owners().ranks();
-            let (q, rem) = (info.rows / ranks, info.rows % ranks);
-            let starts = (0..=ranks).map(|r| r * q + r.min(rem)).collect();
-            mat.ownership = Some(Ownership { starts });
-        }
-        let h = build(mat, &self.amg, self.preset, progress)?;
+        let (h, fine_part) = self.build_on_ranks(mat, progress)?;
         stages.lap("hierarchy");
         Ok(Loaded {
             name,
@@ -512,6 +491,7 @@ impl Request {
             blocks,
             ownership,
             numbering,
+            fine_part,
         })
     }
 
@@ -543,6 +523,7 @@ impl Request {
                     blocks: None,
                     ownership: None,
                     numbering: crate::matrix::Numbering::FromZero,
+                    fine_part: None,
                 })
             }
             HeldKind::Matrix(csr) => {
@@ -551,7 +532,7 @@ impl Request {
                 let info = mat.info();
                 check_loaded(&name, info.rows, info.nnz, need)?;
                 stages.lap("input");
-                let h = build(mat, &self.amg, self.preset, progress)?;
+                let (h, fine_part) = self.build_on_ranks(mat, progress)?;
                 stages.lap("hierarchy");
                 Ok(Loaded {
                     name,
@@ -562,9 +543,80 @@ impl Request {
                     blocks: None,
                     ownership: None,
                     numbering: crate::matrix::Numbering::FromZero,
+                    fine_part,
                 })
             }
         }
+    }
+
+    /// Builds the hierarchy (taking the matrix over). A setup that
+    /// depends on the ranks ([`amg::Options::uses_ranks`]: hypre's,
+    /// RAPtor's) runs on the ranks the analysis places the rows on: the
+    /// input's own row blocks (hypre rank files, MFEM's renumbered
+    /// blocks), else the fine partition asked for (contiguous blocks by
+    /// default) over the machine's ranks, one per GPU when the data
+    /// lives on the GPUs. That partition comes back for the layout.
+    fn build_on_ranks(
+        &self,
+        mat: Matrix,
+        progress: &dyn Fn(Event),
+    ) -> Result<(Hierarchy, Option<partition::Partition>), RequestError> {
+        if mat.ownership.is_some() || !self.amg.uses_ranks() {
+            return Ok((build(mat, &self.amg, self.preset, progress)?, None));
+        }
+        let fine = (self.partition.clone()).unwrap_or(Fine::Method(Method::Contiguous));
+        let ranks = self.machine.owners();
+        progress(Event::Step(format!(
+            "partitioning {} rows over {} ranks ({}) for the setup",
+            crate::group(mat.csr.rows()),
+            ranks.ranks(),
+            fine.name()
+        )));
+        let part = fine.partition(&mat.csr, &ranks, &self.methods)?;
+        let h = build_owned_by(mat, &part, &self.amg, self.preset, progress)?;
+        Ok((h, Some(part)))
+    }
+
+    /// `amgcomm hierarchy`: the hierarchy alone, built as [`Request::run`]
+    /// builds it (on the machine's ranks when the setup depends on
+    /// them), the input and partition checked as [`Request::check`]
+    /// checks them; no output is planned. `stages` gets `input` and
+    /// `hierarchy`.
+    pub fn hierarchy_alone(
+        &self,
+        progress: &dyn Fn(Event),
+        stages: &mut Stages,
+    ) -> Result<Loaded, RequestError> {
+        let source = match &self.input {
+            Input::Matrix { spec, .. } => Some(Source::parse(spec)?),
+            Input::Levels(_) | Input::Memory(_) => None,
+        };
+        self.check_partition_file()?;
+        let mesh = self.mesh(source.as_ref())?;
+        if let Some(source) = &source {
+            check_generator(source, &self.amg, self.preset, amg::setup_bytes)?;
+        }
+        let checked = Checked {
+            source,
+            mesh,
+            measured: None,
+        };
+        self.hierarchy(&checked, progress, stages)
+    }
+
+    /// A partition file given must exist (a name that is neither a method
+    /// nor a file is a field error).
+    fn check_partition_file(&self) -> Result<(), RequestError> {
+        if let Some(Fine::File(path)) = &self.partition {
+            if !path.exists() {
+                return Err(RequestError::Field(format!(
+                    "request.partition {}: neither a method ({}) nor a partition file",
+                    path.display(),
+                    crate::value_names::<Method>()
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// The run: the hierarchy, its layout on the machine, every level's
@@ -615,7 +667,11 @@ impl Request {
             fine.name()
         )));
         // With the data on GPUs, the rows go to the GPUs (one part each).
-        let fine_part = fine.partition(&h.levels[0].a, &m.owners(), &self.methods)?;
+        let fine_part = match input.fine_part.clone() {
+            // The partition the setup ran on.
+            Some(p) => p,
+            None => fine.partition(&h.levels[0].a, &m.owners(), &self.methods)?,
+        };
         let layout = match given.filter(|own| own.len() == h.levels.len()) {
             // Every level's rows as the files give them.
             Some(own) => {
@@ -657,6 +713,12 @@ impl Request {
                 methods: self.methods,
                 coarse,
                 options: &self.options,
+                rebuild: (input.built && self.amg.uses_ranks()).then_some(
+                    super::compare::Rebuild {
+                        amg: &self.amg,
+                        built_on: &fine,
+                    },
+                ),
             };
             let (advice, failed) = super::advice::advise(h, &setup, &analysis);
             for f in failed {
@@ -711,12 +773,28 @@ impl Request {
             seed: 0,
             ..self.methods
         };
+        // The partition the hierarchy was set up on: the one asked for,
+        // else the input's own rows, else contiguous blocks.
+        let own = (loaded.ownership.as_ref()).map(|o| Fine::Blocks {
+            name: "input ranks".into(),
+            starts: o[0].starts.clone(),
+        });
+        let built_on = (self.partition.clone())
+            .or(own)
+            .unwrap_or(Fine::Method(Method::Contiguous));
+        let rebuild = (loaded.built && loaded.blocks.is_none() && self.amg.uses_ranks()).then_some(
+            super::compare::Rebuild {
+                amg: &self.amg,
+                built_on: &built_on,
+            },
+        );
         let runs = super::compare(
             &loaded.h,
             &self.machine,
             &self.variants,
             model,
             &methods,
+            rebuild,
             say,
         )?;
         Ok((loaded, runs))
@@ -776,6 +854,9 @@ pub struct Loaded {
     pub ownership: Option<Vec<Ownership>>,
     /// How the input numbers level 0's rows, for warnings.
     pub numbering: crate::matrix::Numbering,
+    /// The fine partition the hierarchy was built on, when the setup
+    /// depends on the ranks and the input had no row blocks of its own.
+    pub fine_part: Option<partition::Partition>,
 }
 
 /// Where measured times came from, and what they lack.
@@ -1120,6 +1201,30 @@ fn check_rows(
         "{name}: its {rows} rows are not a multiple of request.amg.num_functions {nf}{whose}; \
          pass request.amg.num_functions 1 or a divisor of the rows"
     )))
+}
+
+/// [`build`] on the rows `part` gives each rank, in any pattern
+/// ([`amg::build_owned_by`]).
+pub fn build_owned_by(
+    m: Matrix,
+    part: &partition::Partition,
+    o: &amg::Options,
+    preset: Preset,
+    progress: &dyn Fn(Event),
+) -> Result<Hierarchy, RequestError> {
+    check_rows(o, preset, &m.name, m.csr.rows() as u128)?;
+    let mut step = |level: usize, rows: usize| {
+        progress(Event::Step(format!(
+            "setting up level {level} ({} rows)",
+            crate::group(rows)
+        )))
+    };
+    amg::build_owned_by(m.csr, &part.owner, part.ranks, o, &mut step).map_err(|source| {
+        RequestError::Build {
+            name: m.name,
+            source,
+        }
+    })
 }
 
 /// Builds the hierarchy (taking the matrix over) on the matrix's own row

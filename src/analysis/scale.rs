@@ -338,8 +338,7 @@ impl ScaleRequest {
     /// Whether one hierarchy serves every node count.
     pub fn shares_hierarchy(&self) -> bool {
         let mfem = self.base.partition == Some(Fine::Method(Method::Mfem));
-        let ranked = self.base.amg.coarsening.uses_ranks()
-            && matches!(self.base.input, Input::Matrix { .. });
+        let ranked = self.base.amg.uses_ranks() && !matches!(self.base.input, Input::Levels(_));
         !(self.weak || mfem || ranked)
     }
 

@@ -43,7 +43,7 @@ pub(crate) struct AmgArgs {
     p_max_elmts: Option<usize>,
     #[arg(long, allow_negative_numbers = true, help = preset_help("Drop entries of P below this fraction of the row's largest (hypre's trunc_factor), in [0, 1)", |o| o.trunc_factor.to_string()))]
     trunc_factor: Option<f64>,
-    #[arg(long, help = preset_help("Seed of the random weights of pmis and cljp (hmis draws hypre_Rand, seeded 2747 as hypre does)", |o| o.seed.to_string()))]
+    #[arg(long, help = preset_help("Seed of the random weights of pmis and cljp (hmis draws hypre_Rand, seeded 2747 + rank as hypre does)", |o| o.seed.to_string()))]
     seed: Option<u64>,
     #[arg(long, help = preset_help("Stop when a level has at most this many rows", |o| o.max_coarse.to_string()))]
     max_coarse: Option<usize>,

@@ -20,8 +20,10 @@ pub(crate) struct MachineArgs {
     /// elcapitan, aurora, perlmutter; amgcomm machine list) or a JSON file with name, nodes, ppn,
     /// sockets_per_node, nodes_per_router or network [, placement,
     /// allocation, params].
-    #[arg(long, default_value = "bluewaters", value_name = "NAME|FILE")]
-    machine: String,
+    ///
+    /// [default: bluewaters]
+    #[arg(long, value_name = "NAME|FILE")]
+    machine: Option<String>,
     /// Number of nodes (overrides the machine's; bluewaters: 512); amgcomm
     /// scale takes several, joined by ','.
     #[arg(long, value_delimiter = ',')]
@@ -55,10 +57,24 @@ impl MachineArgs {
     /// The machine file, an input no output may overwrite (none for a
     /// built-in machine).
     pub(crate) fn file(&self) -> Vec<PathBuf> {
-        match self.machine.as_str() {
+        match self.name() {
             "bluewaters" => Vec::new(),
             file => vec![PathBuf::from(file)],
         }
+    }
+
+    fn name(&self) -> &str {
+        self.machine.as_deref().unwrap_or("bluewaters")
+    }
+
+    /// Whether any of the flags was given.
+    pub(crate) fn given(&self) -> bool {
+        self.machine.is_some()
+            || !self.nodes.is_empty()
+            || self.ppn.is_some()
+            || self.ranks_per_gpu.is_some()
+            || self.placement.is_some()
+            || self.allocation.is_some()
     }
 
     /// The machine with the overrides applied and checked.
@@ -76,7 +92,7 @@ impl MachineArgs {
     pub(crate) fn resolve_for_scale(&self) -> Result<Machine, Error> {
         let placement = self.placement.map(|p| p.with_seed(self.placement_seed));
         let allocation = self.allocation.map(|a| a.with_seed(self.allocation_seed));
-        let m = Machine::named_or_file(&self.machine)?;
+        let m = Machine::named_or_file(self.name())?;
         Ok(m.allocated(self.nodes.first().copied(), self.ppn, placement, allocation)?)
     }
 
@@ -102,30 +118,50 @@ impl MachineArgs {
     }
 }
 
-/// The fine partition, its METIS objective and seed, and the coarse rule.
+/// The fine partition and its METIS objective and seed.
 #[derive(Args, Debug)]
 #[command(next_help_heading = "Partition")]
-pub(crate) struct PartitionArgs {
+pub(crate) struct FinePartitionArgs {
     /// Partition of the fine rows: a method, or a partition file (one
     /// owner rank a line, as METIS writes them).
     #[arg(long, value_name = "NAME|FILE",
           value_parser = |s: &str| Ok::<_, std::convert::Infallible>(Fine::parse(s)),
           long_help = fine_help())]
-    partition: Option<Fine>,
+    pub(crate) partition: Option<Fine>,
     /// What METIS minimises.
     #[arg(long, value_enum, default_value_t = Objective::Cut)]
     metis_objective: Objective,
     /// Seed of --partition random.
     #[arg(long, default_value_t = 0)]
     partition_seed: u64,
-    /// Coarse levels.
-    #[arg(long, value_enum, default_value_t = CoarseRule::Inherit)]
-    pub(crate) coarse_partition: CoarseRule,
     /// --partition mfem: refine the serial mesh this many times before
     /// METIS partitions its elements (default: the fewest that give
     /// every rank an element, as MFEM's users do).
     #[arg(long, value_name = "K")]
     serial_refinements: Option<u32>,
+}
+
+impl FinePartitionArgs {
+    /// The fine partition fields of `r`.
+    pub(crate) fn apply(&self, r: &mut Request) {
+        r.partition = self.partition.clone();
+        r.serial_refinements = self.serial_refinements;
+        r.methods = MethodOptions {
+            seed: self.partition_seed,
+            objective: self.metis_objective,
+        };
+    }
+}
+
+/// The fine partition and the coarse rule.
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Partition")]
+pub(crate) struct PartitionArgs {
+    #[command(flatten)]
+    fine: FinePartitionArgs,
+    /// Coarse levels.
+    #[arg(long, value_enum, default_value_t = CoarseRule::Inherit)]
+    pub(crate) coarse_partition: CoarseRule,
 }
 
 /// `--partition`'s help: the methods with their docs.
@@ -147,17 +183,7 @@ fn fine_help() -> String {
 impl PartitionArgs {
     /// The partition fields of `r`.
     pub(crate) fn apply(&self, r: &mut Request) {
-        r.partition = self.partition.clone();
-        r.serial_refinements = self.serial_refinements;
+        self.fine.apply(r);
         r.coarse = self.coarse_partition;
-        r.methods = self.methods();
-    }
-
-    /// The methods' seed and objective.
-    pub(crate) fn methods(&self) -> MethodOptions {
-        MethodOptions {
-            seed: self.partition_seed,
-            objective: self.metis_objective,
-        }
     }
 }

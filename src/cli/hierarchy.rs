@@ -1,15 +1,16 @@
 //! `amgcomm hierarchy`: build the AMG hierarchy and print its level table.
 
 use std::path::PathBuf;
-use std::time::Instant;
 
 use clap::Args;
 
 use super::amg_args::AmgArgs;
+use super::args::{FinePartitionArgs, MachineArgs};
 use super::input_args::MatrixArgs;
 use super::{emit, warn, write_file, Error, Progress};
 use crate::amg::{self, levels_io};
-use crate::analysis::request::{build, check_generator, check_loaded};
+use crate::analysis::{Input, Request, Stages};
+use crate::machine::Machine;
 use crate::output::Plan;
 use crate::report;
 
@@ -19,6 +20,17 @@ pub(crate) struct HierarchyArgs {
     matrix: MatrixArgs,
     #[command(flatten)]
     amg: AmgArgs,
+    /// Build it on P ranks (hypre's and RAPtor's setups depend on them),
+    /// each a contiguous block of rows unless --partition says otherwise;
+    /// or give the machine as analyze takes it (--nodes, --ppn, ...)
+    /// [default: 1]
+    #[arg(long, value_name = "P", help_heading = "Machine",
+          conflicts_with_all = ["machine", "nodes", "ppn", "ranks_per_gpu", "placement", "allocation"])]
+    ranks: Option<usize>,
+    #[command(flatten)]
+    machine: MachineArgs,
+    #[command(flatten)]
+    partition: FinePartitionArgs,
     /// Write {"operator_complexity","grid_complexity","levels":[...]} here.
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     json: Option<PathBuf>,
@@ -28,41 +40,88 @@ pub(crate) struct HierarchyArgs {
     save_levels: Option<PathBuf>,
 }
 
+impl HierarchyArgs {
+    /// The ranks the setup runs on: P one-rank nodes, the machine asked
+    /// for, or one rank.
+    fn machine(&self) -> Result<Machine, Error> {
+        if self.machine.given() {
+            return self
+                .machine
+                .place(self.machine.resolve()?, None)
+                .map(|(m, _)| m);
+        }
+        let ranks = self.ranks.unwrap_or(1);
+        if ranks == 0 {
+            return Err(Error::Usage("--ranks must be at least 1, got 0".into()));
+        }
+        let mut m = Machine::bluewaters();
+        m.sockets_per_node = 1;
+        Ok(m.allocated(Some(ranks), Some(1), None, None)?)
+    }
+
+    fn request(&self) -> Result<Request, Error> {
+        let input = Input::Matrix {
+            spec: self.matrix.spec()?,
+            permute: self.matrix.permute,
+        };
+        let mut r = Request::new(input, self.machine()?);
+        r.preset = self.amg.preset;
+        r.amg = self.amg.options()?;
+        self.partition.apply(&mut r);
+        Ok(r)
+    }
+}
+
 pub(crate) fn run(args: &HierarchyArgs) -> Result<(), Error> {
-    let o = args.amg.options()?;
-    let source = args.matrix.source()?;
+    let request = args.request()?;
     let mut plan = Plan::new();
     args.matrix.add_input(&mut plan);
+    if let Some(crate::partition::Fine::File(path)) = &args.partition.partition {
+        plan.input(path);
+    }
+    for f in args.machine.file() {
+        plan.input(&f);
+    }
     if let Some(path) = &args.json {
         plan.file("--json", path)?;
     }
     if let Some(dir) = &args.save_levels {
         plan.folder("--save-levels", dir, levels_io::is_levels_file)?;
     }
-    check_generator(&source, &o, args.amg.preset, amg::setup_bytes)?;
-    let start = Instant::now();
-    let m = args.matrix.load(&source)?;
-    check_loaded(&m.name, m.csr.rows(), m.csr.nnz(), amg::setup_bytes)?;
-    let loaded = start.elapsed().as_secs_f64();
-    let name = m.name.clone();
-    let setup_start = Instant::now();
+    let mut stages = Stages::start();
     let progress = Progress::new();
-    let numbering = m.numbering;
-    let h = build(m, &o, args.amg.preset, &|e| progress.event(e))?;
+    let loaded = request.hierarchy_alone(&|e| progress.event(e), &mut stages)?;
     progress.done();
-    for w in amg::diagnose::warnings(&h, Some(&o), numbering) {
+    let (h, name) = (&loaded.h, &loaded.name);
+    for w in amg::diagnose::warnings(h, Some(&request.amg), loaded.numbering) {
         warn(&w);
     }
-    let setup = setup_start.elapsed().as_secs_f64();
     if let Some(path) = &args.json {
         write_file(path, &report::pretty_json(&h.sizes()))?;
     }
     if let Some(dir) = &args.save_levels {
-        levels_io::save_levels(&h, dir, &name)?;
+        levels_io::save_levels(h, dir, name)?;
     }
+    // The input's own rows (hypre rank files), else the machine's ranks.
+    let ranks = (loaded.ownership.as_ref())
+        .map_or(request.machine.owners().ranks(), |o| o[0].starts.len() - 1);
+    let plural = if ranks == 1 { "rank" } else { "ranks" };
+    let on = match (request.amg.uses_ranks(), &loaded.fine_part) {
+        (true, Some(_)) => format!(
+            ", set up on {ranks} {plural} ({})",
+            request
+                .partition
+                .as_ref()
+                .map_or("contiguous".into(), |f| f.name())
+        ),
+        (true, None) => format!(", set up on the input's {ranks} {plural}"),
+        (false, _) => String::new(),
+    };
     emit(&format!(
-        "{name} ({} preset)\n{}loaded in {loaded:.2} s, hierarchy set up in {setup:.2} s\n",
+        "{name} ({} preset{on})\n{}loaded in {:.2} s, hierarchy set up in {:.2} s\n",
         args.amg.preset.name(),
-        report::hierarchy::table(&h)
+        report::hierarchy::table(h),
+        stages.seconds("input"),
+        stages.seconds("hierarchy"),
     ))
 }

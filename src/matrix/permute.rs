@@ -48,6 +48,24 @@ pub fn permute_symmetric(a: &Csr, block: usize, new_of_old: &[u32]) -> Csr {
     })
 }
 
+/// `a`'s rows reordered: row `i` of the result is row `source[i]` of `a`
+/// (columns kept).
+pub fn permute_rows(a: &Csr, source: &[u32]) -> Csr {
+    assert_eq!(a.rows(), source.len());
+    let ptr = a.indptr();
+    let ptr = ptr.raw_storage();
+    csr::from_rows(
+        a.rows(),
+        a.cols(),
+        |r| ptr[source[r] as usize + 1] - ptr[source[r] as usize],
+        |r, cols, vals| {
+            let s = source[r] as usize;
+            cols.copy_from_slice(&a.indices()[ptr[s]..ptr[s + 1]]);
+            vals.copy_from_slice(&a.data()[ptr[s]..ptr[s + 1]]);
+        },
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,564 @@
+//! hypre's ParCSR layout (parcsr_mv/par_csr_matrix.c, new_commpkg.c).
+//!
+//! Rank `r` owns rows `rows[r]..rows[r + 1]`. Its rows are a `diag` block
+//! over its own columns (local indices, the diagonal first) and an `offd`
+//! block over the other ranks' columns: indices into `col_map`, their
+//! global numbers in increasing order. [`Comm`] is the matvec package
+//! hypre builds from that (`hypre_MatvecCommPkgCreate`): a rank receives
+//! its offd columns from their owners in `col_map` order, and sends each
+//! neighbour, by increasing rank, the rows the neighbour's `col_map` names,
+//! in increasing order. Every exchange of the setup follows these slots,
+//! so the order in which a rank sees its neighbours' data is hypre's.
+
+use rayon::prelude::*;
+
+use crate::amg::raw::RawCsr;
+use crate::matrix::Csr;
+
+/// Rows of column indices without values (hypre's strength matrix `S`).
+#[derive(Clone, Debug)]
+pub(crate) struct Pattern {
+    pub indptr: Vec<usize>,
+    pub indices: Vec<u32>,
+}
+
+impl Pattern {
+    pub fn rows(&self) -> usize {
+        self.indptr.len() - 1
+    }
+
+    #[inline]
+    pub fn row(&self, i: usize) -> &[u32] {
+        &self.indices[self.indptr[i]..self.indptr[i + 1]]
+    }
+
+    #[inline]
+    pub fn len(&self, i: usize) -> usize {
+        self.indptr[i + 1] - self.indptr[i]
+    }
+
+    /// Row by row, in order: `row(i, cols)` appends row `i`.
+    pub fn from_rows(n: usize, mut row: impl FnMut(usize, &mut Vec<u32>)) -> Pattern {
+        let mut indptr = Vec::with_capacity(n + 1);
+        let mut indices = Vec::new();
+        indptr.push(0);
+        for i in 0..n {
+            row(i, &mut indices);
+            indptr.push(indices.len());
+        }
+        Pattern { indptr, indices }
+    }
+
+    /// The transpose with `ncols` rows: hypre's counting sort
+    /// (`hypre_CSRMatrixTranspose`), each row by increasing original row.
+    pub fn transpose(&self, ncols: usize) -> Pattern {
+        let mut indptr = vec![0usize; ncols + 1];
+        for &j in &self.indices {
+            indptr[j as usize + 1] += 1;
+        }
+        for j in 0..ncols {
+            indptr[j + 1] += indptr[j];
+        }
+        let mut next = indptr.clone();
+        let mut indices = vec![0u32; self.indices.len()];
+        for i in 0..self.rows() {
+            for &j in self.row(i) {
+                indices[next[j as usize]] = i as u32;
+                next[j as usize] += 1;
+            }
+        }
+        Pattern { indptr, indices }
+    }
+}
+
+/// A [`RawCsr`] built row by row in order on the calling thread (a rank's
+/// block is small; the ranks run in parallel).
+pub(crate) fn rows_in_order(
+    nrows: usize,
+    ncols: usize,
+    mut row: impl FnMut(usize, &mut Vec<u32>, &mut Vec<f64>),
+) -> RawCsr {
+    let mut indptr = Vec::with_capacity(nrows + 1);
+    let (mut indices, mut data) = (Vec::new(), Vec::new());
+    indptr.push(0);
+    for i in 0..nrows {
+        row(i, &mut indices, &mut data);
+        indptr.push(indices.len());
+    }
+    RawCsr {
+        nrows,
+        ncols,
+        indptr,
+        indices,
+        data,
+    }
+}
+
+/// One block's output rows: each row's length, its columns and values.
+#[derive(Default)]
+pub(crate) struct Rows {
+    pub lens: Vec<usize>,
+    pub cols: Vec<u32>,
+    pub vals: Vec<f64>,
+}
+
+impl Rows {
+    fn into_csr(parts: Vec<Rows>, nrows: usize) -> RawCsr {
+        let mut indptr = Vec::with_capacity(nrows + 1);
+        indptr.push(0);
+        for p in &parts {
+            for &l in &p.lens {
+                indptr.push(indptr.last().unwrap() + l);
+            }
+        }
+        let (mut indices, mut data) = (Vec::new(), Vec::new());
+        if parts.len() == 1 {
+            let p = parts.into_iter().next().expect("one part");
+            (indices, data) = (p.cols, p.vals);
+        } else {
+            indices.reserve(*indptr.last().unwrap());
+            data.reserve(*indptr.last().unwrap());
+            for p in parts {
+                indices.extend_from_slice(&p.cols);
+                data.extend_from_slice(&p.vals);
+            }
+        }
+        RawCsr {
+            nrows,
+            ncols: 0,
+            indptr,
+            indices,
+            data,
+        }
+    }
+}
+
+/// Every rank's rows computed in parallel, in blocks of at most 2048 rows
+/// (blocks of different ranks side by side, so a few large ranks and
+/// many small ones keep the threads alike busy), each task with scratch
+/// from `init`: `row(state, r, i, diag, offd)` appends row `i` of rank
+/// `r` to both blocks (`vals` may stay empty for patterns). Per rank,
+/// the blocks with ncols left 0 for the caller.
+pub(crate) fn par_rows<S, I, F>(rows: &[usize], init: I, row: F) -> Vec<(RawCsr, RawCsr)>
+where
+    S: Send,
+    I: Fn() -> S + Sync + Send,
+    F: Fn(&mut S, usize, usize, &mut Rows, &mut Rows) + Sync + Send,
+{
+    const BLOCK: usize = 2048;
+    // One scratch a thread, made once: a task's marks span the level.
+    let pool: Vec<std::sync::Mutex<Option<S>>> = (0..rayon::current_num_threads().max(1))
+        .map(|_| std::sync::Mutex::new(None))
+        .collect();
+    let items: Vec<(usize, usize, usize)> = (0..rows.len())
+        .flat_map(|r| {
+            let n = rows[r];
+            (0..n.div_ceil(BLOCK).max(1)).map(move |b| (r, b * BLOCK, ((b + 1) * BLOCK).min(n)))
+        })
+        .collect();
+    let mut parts: Vec<(Rows, Rows)> = items
+        .par_iter()
+        .map(|&(r, lo, hi)| {
+            let t = rayon::current_thread_index().unwrap_or(0) % pool.len();
+            let mut slot = pool[t].lock().unwrap_or_else(|e| e.into_inner());
+            let st = slot.get_or_insert_with(&init);
+            let (mut d, mut o) = (Rows::default(), Rows::default());
+            for i in lo..hi {
+                let (nd, no) = (d.cols.len(), o.cols.len());
+                row(st, r, i, &mut d, &mut o);
+                d.lens.push(d.cols.len() - nd);
+                o.lens.push(o.cols.len() - no);
+            }
+            (d, o)
+        })
+        .collect();
+    // Each rank's blocks, in order.
+    let mut starts = vec![0usize; rows.len() + 1];
+    for &(r, _, _) in &items {
+        starts[r + 1] += 1;
+    }
+    for r in 0..rows.len() {
+        starts[r + 1] += starts[r];
+    }
+    let mut per_rank: Vec<Vec<(Rows, Rows)>> = Vec::with_capacity(rows.len());
+    for r in (0..rows.len()).rev() {
+        per_rank.push(parts.split_off(starts[r]));
+    }
+    per_rank.reverse();
+    per_rank
+        .into_par_iter()
+        .zip(rows)
+        .map(|(blocks, &n)| {
+            let (d, o): (Vec<Rows>, Vec<Rows>) = blocks.into_iter().unzip();
+            (Rows::into_csr(d, n), Rows::into_csr(o, n))
+        })
+        .collect()
+}
+
+/// Global index -> local slot, open addressing (a rank's offd columns;
+/// the lookups of the off-rank rows dominate the setup otherwise).
+pub(crate) struct IndexOf {
+    keys: Vec<u32>,
+    vals: Vec<u32>,
+    len: usize,
+}
+
+impl IndexOf {
+    const EMPTY: u32 = u32::MAX;
+
+    pub fn with_capacity(n: usize) -> IndexOf {
+        let cap = (2 * n).next_power_of_two().max(16);
+        IndexOf {
+            keys: vec![Self::EMPTY; cap],
+            vals: vec![0; cap],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn slot(&self, g: u32) -> usize {
+        let mask = self.keys.len() - 1;
+        let mut h = ((g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
+        while self.keys[h] != g && self.keys[h] != Self::EMPTY {
+            h = (h + 1) & mask;
+        }
+        h
+    }
+
+    /// The value of `g`, inserted as `v` when absent.
+    pub fn insert(&mut self, g: u32, v: u32) -> u32 {
+        let h = self.slot(g);
+        if self.keys[h] == g {
+            return self.vals[h];
+        }
+        self.keys[h] = g;
+        self.vals[h] = v;
+        self.len += 1;
+        if 2 * self.len > self.keys.len() {
+            let old_k = std::mem::take(&mut self.keys);
+            let old_v = std::mem::take(&mut self.vals);
+            *self = IndexOf::with_capacity(old_k.len());
+            for (k, v) in old_k.into_iter().zip(old_v) {
+                if k != Self::EMPTY {
+                    let h = self.slot(k);
+                    self.keys[h] = k;
+                    self.vals[h] = v;
+                    self.len += 1;
+                }
+            }
+        }
+        v
+    }
+}
+
+/// One rank's rows.
+#[derive(Clone, Debug)]
+pub(crate) struct Local {
+    /// Columns of this rank, local indices.
+    pub diag: RawCsr,
+    /// Columns of the others, indices into `col_map`.
+    pub offd: RawCsr,
+    /// Global column of each offd column, increasing.
+    pub col_map: Vec<u32>,
+}
+
+impl Local {
+    pub fn rows(&self) -> usize {
+        self.diag.nrows
+    }
+}
+
+/// A matrix over the ranks.
+#[derive(Clone, Debug)]
+pub(crate) struct ParCsr {
+    /// Row starts: rank `r` owns rows `rows[r]..rows[r + 1]`.
+    pub rows: Vec<usize>,
+    /// Column starts: the diag block of rank `r` is columns
+    /// `cols[r]..cols[r + 1]`.
+    pub cols: Vec<usize>,
+    pub ranks: Vec<Local>,
+}
+
+impl ParCsr {
+    /// The ranks' blocks of `a` (rows in stored order, as hypre's IJ
+    /// interface stores a row it is given whole: the diagonal first, then
+    /// the other local columns, and the others, in the order they came).
+    pub fn split(a: &RawCsr, starts: &[usize]) -> ParCsr {
+        let ranks = starts
+            .par_windows(2)
+            .map(|w| {
+                let (lo, hi) = (w[0], w[1]);
+                let mut globals: Vec<u32> = Vec::new();
+                let diag = rows_in_order(hi - lo, hi - lo, |i, cols, vals| {
+                    let g = lo + i;
+                    let (c, v) = a.row(g);
+                    if let Some(k) = c.iter().position(|&j| j as usize == g) {
+                        cols.push(i as u32);
+                        vals.push(v[k]);
+                    }
+                    for (&j, &x) in c.iter().zip(v) {
+                        let j = j as usize;
+                        if (lo..hi).contains(&j) {
+                            if j != g {
+                                cols.push((j - lo) as u32);
+                                vals.push(x);
+                            }
+                        } else {
+                            globals.push(j as u32);
+                        }
+                    }
+                });
+                let mut col_map = globals;
+                col_map.sort_unstable();
+                col_map.dedup();
+                let offd = rows_in_order(hi - lo, col_map.len(), |i, cols, vals| {
+                    let (c, v) = a.row(lo + i);
+                    for (&j, &x) in c.iter().zip(v) {
+                        if !(lo..hi).contains(&(j as usize)) {
+                            cols.push(col_map.binary_search(&j).expect("listed") as u32);
+                            vals.push(x);
+                        }
+                    }
+                });
+                Local {
+                    diag,
+                    offd,
+                    col_map,
+                }
+            })
+            .collect();
+        ParCsr {
+            rows: starts.to_vec(),
+            cols: starts.to_vec(),
+            ranks,
+        }
+    }
+
+    pub fn global_rows(&self) -> usize {
+        *self.rows.last().unwrap_or(&0)
+    }
+
+    pub fn global_cols(&self) -> usize {
+        *self.cols.last().unwrap_or(&0)
+    }
+
+    /// The whole matrix with global indices, rows sorted.
+    pub fn gather(&self) -> Csr {
+        // The rank of every global row, to find a row's block.
+        let rank_of: Vec<u32> = (0..self.ranks.len())
+            .flat_map(|r| std::iter::repeat_n(r as u32, self.rows[r + 1] - self.rows[r]))
+            .collect();
+        let at = |g: usize| {
+            let r = rank_of[g] as usize;
+            (r, g - self.rows[r])
+        };
+        crate::matrix::csr::from_rows(
+            self.global_rows(),
+            self.global_cols(),
+            |g| {
+                let (r, i) = at(g);
+                let l = &self.ranks[r];
+                l.diag.row(i).0.len() + l.offd.row(i).0.len()
+            },
+            |g, cols, vals| {
+                let (r, i) = at(g);
+                let l = &self.ranks[r];
+                let first = self.cols[r] as u32;
+                let mut k = 0;
+                let (dc, dv) = l.diag.row(i);
+                for (&j, &x) in dc.iter().zip(dv) {
+                    cols[k] = first + j;
+                    vals[k] = x;
+                    k += 1;
+                }
+                let (oc, ov) = l.offd.row(i);
+                for (&j, &x) in oc.iter().zip(ov) {
+                    cols[k] = l.col_map[j as usize];
+                    vals[k] = x;
+                    k += 1;
+                }
+                sort_row(cols, vals);
+            },
+        )
+    }
+}
+
+/// Sorts one row by column, values along.
+fn sort_row(cols: &mut [u32], vals: &mut [f64]) {
+    if cols.len() <= 64 {
+        for k in 1..cols.len() {
+            let (j, x) = (cols[k], vals[k]);
+            let mut t = k;
+            while t > 0 && cols[t - 1] > j {
+                cols[t] = cols[t - 1];
+                vals[t] = vals[t - 1];
+                t -= 1;
+            }
+            cols[t] = j;
+            vals[t] = x;
+        }
+        return;
+    }
+    let mut row: Vec<(u32, f64)> = cols.iter().copied().zip(vals.iter().copied()).collect();
+    row.sort_unstable_by_key(|e| e.0);
+    for (k, (j, x)) in row.into_iter().enumerate() {
+        cols[k] = j;
+        vals[k] = x;
+    }
+}
+
+/// One send of a rank's row to a neighbour (`send_map_elmts`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Slot {
+    /// The receiving rank.
+    pub to: u32,
+    /// The local row sent.
+    pub row: u32,
+    /// Its place in the receiver's `col_map`.
+    pub at: u32,
+}
+
+/// A rank's communication package.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Comm {
+    /// Sends in hypre's order: by increasing receiver, rows increasing.
+    pub sends: Vec<Slot>,
+    /// For each offd column: its owner rank and the owner's slot that
+    /// sends it here.
+    pub from: Vec<(u32, u32)>,
+    /// For each offd column: its owner rank and its row there.
+    pub src: Vec<(u32, u32)>,
+}
+
+/// The packages of every rank of a matrix whose column blocks are
+/// `cols` and whose ranks' offd columns are `col_maps`.
+pub(crate) fn comm_pkgs(cols: &[usize], col_maps: &[&[u32]]) -> Vec<Comm> {
+    let ranks = col_maps.len();
+    // The owner and local index of each offd column, rank by rank.
+    let owners: Vec<Vec<(u32, u32)>> = col_maps
+        .par_iter()
+        .map(|map| {
+            let mut r = map
+                .first()
+                .map_or(0, |&g| cols.partition_point(|&s| s <= g as usize) - 1);
+            map.iter()
+                .map(|&g| {
+                    let g = g as usize;
+                    while cols[r + 1] <= g {
+                        r += 1;
+                    }
+                    (r as u32, (g - cols[r]) as u32)
+                })
+                .collect()
+        })
+        .collect();
+    let mut count = vec![0usize; ranks];
+    for o in &owners {
+        for &(r, _) in o {
+            count[r as usize] += 1;
+        }
+    }
+    let mut comms: Vec<Comm> = count
+        .iter()
+        .map(|&n| Comm {
+            sends: Vec::with_capacity(n),
+            from: Vec::new(),
+            src: Vec::new(),
+        })
+        .collect();
+    // Receivers in increasing order, each one's columns increasing: the
+    // slots come out in hypre's order.
+    let mut from: Vec<Vec<(u32, u32)>> = Vec::with_capacity(ranks);
+    for (q, o) in owners.iter().enumerate() {
+        let mut f = Vec::with_capacity(o.len());
+        for (at, &(r, row)) in o.iter().enumerate() {
+            let sends = &mut comms[r as usize].sends;
+            f.push((r, sends.len() as u32));
+            sends.push(Slot {
+                to: q as u32,
+                row,
+                at: at as u32,
+            });
+        }
+        from.push(f);
+    }
+    for ((c, f), o) in comms.iter_mut().zip(from).zip(owners) {
+        c.from = f;
+        c.src = o;
+    }
+    comms
+}
+
+/// Sorted unique `globals`, and where each input lands in it.
+pub(crate) fn sorted_unique(globals: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let mut index = IndexOf::with_capacity(globals.len() / 4);
+    let mut unique: Vec<u32> = Vec::new();
+    let first: Vec<u32> = globals
+        .iter()
+        .map(|&g| {
+            let next = unique.len() as u32;
+            let k = index.insert(g, next);
+            if k == next {
+                unique.push(g);
+            }
+            k
+        })
+        .collect();
+    let mut order: Vec<u32> = (0..unique.len() as u32).collect();
+    order.sort_unstable_by_key(|&k| unique[k as usize]);
+    let mut place = vec![0u32; unique.len()];
+    for (pos, &k) in order.iter().enumerate() {
+        place[k as usize] = pos as u32;
+    }
+    let sorted = order.iter().map(|&k| unique[k as usize]).collect();
+    (
+        sorted,
+        first.into_iter().map(|k| place[k as usize]).collect(),
+    )
+}
+
+/// The owner and local row of offd column `k` of rank `o`.
+#[inline]
+pub(crate) fn source(comms: &[Comm], o: usize, k: usize) -> (usize, usize) {
+    let (q, row) = comms[o].src[k];
+    (q as usize, row as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::amg::raw::test_util::from_lists;
+
+    #[test]
+    fn split_puts_the_diagonal_first_and_maps_the_other_columns() {
+        // 4 rows on 2 ranks (rows 0-1, 2-3).
+        let a = from_lists(
+            4,
+            &[
+                &[(0, 2.0), (1, -1.0), (3, -0.5)],
+                &[(0, -1.0), (1, 2.0), (2, -1.0)],
+                &[(1, -1.0), (2, 2.0), (3, -1.0)],
+                &[(0, -0.5), (2, -1.0), (3, 2.0)],
+            ],
+        );
+        let p = ParCsr::split(&a, &[0, 2, 4]);
+        let r0 = &p.ranks[0];
+        assert_eq!(r0.col_map, vec![2, 3]);
+        assert_eq!(r0.diag.row(1), (&[1u32, 0][..], &[2.0, -1.0][..]));
+        assert_eq!(r0.offd.row(0), (&[1u32][..], &[-0.5][..]));
+        assert_eq!(r0.offd.row(1), (&[0u32][..], &[-1.0][..]));
+        let r1 = &p.ranks[1];
+        assert_eq!(r1.col_map, vec![0, 1]);
+        assert_eq!(r1.diag.row(1), (&[1u32, 0][..], &[2.0, -1.0][..]));
+        // Gathered back, the matrix is the input (rows sorted).
+        let g = p.gather();
+        assert_eq!(g.to_dense(), a.to_csr().to_dense());
+        // Rank 0 sends rows 0 and 1 to rank 1 (its col_map 0, 1), rank 1
+        // sends its rows 0, 1 (globals 2, 3) to rank 0.
+        let comms = comm_pkgs(&p.cols, &[&r0.col_map, &r1.col_map]);
+        let rows: Vec<u32> = comms[0].sends.iter().map(|s| s.row).collect();
+        assert_eq!(rows, vec![0, 1]);
+        assert_eq!(comms[1].from, vec![(0, 0), (0, 1)]);
+        assert_eq!(comms[0].from, vec![(1, 0), (1, 1)]);
+    }
+}

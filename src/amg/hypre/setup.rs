@@ -1,0 +1,122 @@
+//! The levels as `hypre_BoomerAMGSetup` (par_amg_setup.c) builds them on
+//! the ranks' row blocks, for HMIS and extended+i.
+
+use rayon::prelude::*;
+
+use super::interp::{self, Splitting};
+use super::parcsr::{comm_pkgs, Comm, ParCsr};
+use super::{pmis, rap, ruge, strength};
+use crate::amg::raw::RawCsr;
+use crate::amg::{BuildError, Hierarchy, Level, Options, SetupTimes, Stopwatch};
+
+fn comms_of(m: &ParCsr) -> Vec<Comm> {
+    let maps: Vec<&[u32]> = m.ranks.iter().map(|l| l.col_map.as_slice()).collect();
+    comm_pkgs(&m.cols, &maps)
+}
+
+/// The hierarchy BoomerAMG sets up for `a` on ranks owning the row
+/// blocks `blocks` (rank `r`: rows `blocks[r]..blocks[r + 1]`): each
+/// level's strength (hypre's signed rule, or the chosen one in stored
+/// order), HMIS, extended+i, truncation and `P^T A P`, each rank's coarse
+/// rows its own C points in order. Level 0 is always coarsened; the setup
+/// stops when a splitting leaves no C point or no F point, at
+/// `max_levels`, or once a coarse level has at most `max_coarse` rows.
+/// `nf > 1` is hypre's unknown approach (`num_functions`): row `i` of
+/// level 0 is function `i % nf`, a coarse row its C point's.
+pub(crate) fn build(
+    a: RawCsr,
+    blocks: &[usize],
+    o: &Options,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Hierarchy, BuildError> {
+    let nf = o.strength.num_functions;
+    let mut dof: Option<Vec<u8>> = (nf > 1).then(|| (0..a.nrows).map(|i| (i % nf) as u8).collect());
+    let mut levels = Vec::new();
+    let mut times = SetupTimes::default();
+    let mut clock = Stopwatch::start();
+    let mut lap = |t: &mut f64| clock.lap(t);
+    let mut current = ParCsr::split(&a, blocks);
+    drop(a);
+    loop {
+        let rows = current.global_rows();
+        progress(levels.len(), rows);
+        let coarsest =
+            levels.len() + 1 >= o.max_levels || (!levels.is_empty() && rows <= o.max_coarse);
+        if coarsest {
+            levels.push(Level::coarsest_csr(current.gather()));
+            break;
+        }
+        lap(&mut 0.0);
+        let comms = comms_of(&current);
+        let s = strength::of(&current, &o.strength, dof.as_deref());
+        lap(&mut times.strength);
+        let first: Vec<Vec<i8>> = s.par_iter().map(ruge::first_pass).collect();
+        let cf = pmis::pmis(&s, &comms, Some(first));
+        lap(&mut times.coarsening);
+        // Each rank's C points, numbered on it.
+        let mut coarse = vec![0usize; cf.len() + 1];
+        for (r, c) in cf.iter().enumerate() {
+            coarse[r + 1] = coarse[r] + c.iter().filter(|&&x| x == super::C_PT).count();
+        }
+        let total = coarse[cf.len()];
+        if total == 0 || total == rows {
+            levels.push(Level::coarsest_csr(current.gather()));
+            break;
+        }
+        // Every point's marker and global coarse index, by global index.
+        let cf_all: Vec<i8> = cf.concat();
+        let mut coarse_of = vec![u32::MAX; rows];
+        let mut next = 0u32;
+        for (g, &x) in cf_all.iter().enumerate() {
+            if x >= 0 {
+                coarse_of[g] = next;
+                next += 1;
+            }
+        }
+        let sp = Splitting {
+            cf: &cf_all,
+            coarse_of: &coarse_of,
+            coarse: &coarse,
+        };
+        let p_ranks = interp::ext_pi(
+            &current,
+            &s,
+            &comms,
+            &sp,
+            dof.as_deref(),
+            o.trunc_factor,
+            o.p_max_elmts,
+        );
+        drop(s);
+        let p = ParCsr {
+            rows: current.rows.clone(),
+            cols: coarse.clone(),
+            ranks: p_ranks,
+        };
+        lap(&mut times.interpolation);
+        let p_comms = comms_of(&p);
+        let next = rap::rap(&current, &p, &comms, &p_comms);
+        lap(&mut times.rap);
+        let coarse_points: Vec<u32> = (cf.iter().enumerate())
+            .flat_map(|(r, c)| {
+                let first = current.rows[r];
+                (c.iter().enumerate())
+                    .filter(|&(_, &x)| x == super::C_PT)
+                    .map(move |(i, _)| (first + i) as u32)
+            })
+            .collect();
+        if let Some(d) = &dof {
+            dof = Some(coarse_points.iter().map(|&i| d[i as usize]).collect());
+        }
+        levels.push(Level {
+            a: current.gather(),
+            p: Some(p.gather()),
+            coarse_points,
+        });
+        current = next;
+    }
+    Ok(Hierarchy {
+        levels,
+        setup_times: times,
+    })
+}
