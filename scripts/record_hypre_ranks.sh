@@ -69,3 +69,17 @@ record gen:poisson3d:20 1 metis 4 13
 record gen:poisson3d:20 1 random 8
 record gen:elasticity3d:8 3 metis 13
 echo "wrote $OUT" >&2
+
+# hypre's CLJP (coarsen type 0), which its setup switches to after a level
+# that kept three quarters of its rows: tests/data/hypre/boomeramg_cljp.csv.
+OUT=$(dirname "$OUT")/boomeramg_cljp.csv
+{
+  echo "# BoomerAMG's levels with coarsen type 0 (CLJP), its other defaults, on several ranks"
+  echo "# (hypre 2.26.0, Debian 12's libhypre-dev $version), written by scripts/record_hypre_ranks.sh"
+  echo "# on $(date -u +%Y-%m-%d): HYPRE_LEVELS_COARSEN_TYPE=0 tools/hypre_levels.c under mpirun -n RANKS."
+  echo "matrix,num_functions,ranks,partition,level,rows,nnz"
+} > "$OUT"
+export HYPRE_LEVELS_COARSEN_TYPE=0
+record gen:poisson3d:16 1 contiguous 1 3 8
+record gen:elasticity3d:8 3 contiguous 4
+echo "wrote $OUT" >&2

@@ -23,7 +23,9 @@
  *                       slowest rank
  * Everything BoomerAMG is given is its default (hypre 2.26: HMIS,
  * extended+i, P_max_elmts 4, strong threshold 0.25, max_row_sum 0.9,
- * max_levels 25, max_coarse_size 9) except NUM_FUNCTIONS.
+ * max_levels 25, max_coarse_size 9) except NUM_FUNCTIONS, and the coarsen
+ * type when the environment sets HYPRE_LEVELS_COARSEN_TYPE (0: CLJP, the
+ * one hypre's setup switches to after a level that kept 3/4 of its rows).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,6 +291,8 @@ int main(int argc, char *argv[])
    HYPRE_BoomerAMGCreate(&amg);
    HYPRE_BoomerAMGSetPrintLevel(amg, 0);
    if (nf > 1) HYPRE_BoomerAMGSetNumFunctions(amg, nf);
+   const char *coarsen = getenv("HYPRE_LEVELS_COARSEN_TYPE");
+   if (coarsen) HYPRE_BoomerAMGSetCoarsenType(amg, atoi(coarsen));
    MPI_Barrier(MPI_COMM_WORLD);
    double start = MPI_Wtime();
    HYPRE_BoomerAMGSetup(amg, A, b, x);

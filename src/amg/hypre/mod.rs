@@ -21,8 +21,11 @@
 //!   aux_interp.c).
 //! - [`trunc`]: `hypre_ParCSRMatrixTruncate` with `hypre_qsort2_abs`.
 //! - [`rap`]: `hypre_BoomerAMGBuildCoarseOperatorKT` (par_rap.c).
+//! - [`cljp`]: `hypre_BoomerAMGCoarsen` (CLJP), which the setup switches
+//!   to after a level that kept three quarters of its rows.
 //! - [`setup`]: the levels, as `hypre_BoomerAMGSetup` (par_amg_setup.c).
 
+mod cljp;
 mod interp;
 pub(crate) mod parcsr;
 pub(crate) mod pmis;

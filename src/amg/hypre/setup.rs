@@ -29,6 +29,19 @@ pub(crate) fn build(
     o: &Options,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Hierarchy, BuildError> {
+    build_from(a, blocks, o, false, progress)
+}
+
+/// [`build`], with CLJP from level 0 on when `cljp` (hypre's coarsen type
+/// 0); HMIS (type 10) switches to it after a level that kept three
+/// quarters of its rows, as hypre does.
+pub(crate) fn build_from(
+    a: RawCsr,
+    blocks: &[usize],
+    o: &Options,
+    mut cljp: bool,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Hierarchy, BuildError> {
     let nf = o.strength.num_functions;
     let mut dof: Option<Vec<u8>> = (nf > 1).then(|| (0..a.nrows).map(|i| (i % nf) as u8).collect());
     let mut levels = Vec::new();
@@ -50,8 +63,12 @@ pub(crate) fn build(
         let comms = comms_of(&current);
         let s = strength::of(&current, &o.strength, dof.as_deref());
         lap(&mut times.strength);
-        let first: Vec<Vec<i8>> = s.par_iter().map(ruge::first_pass).collect();
-        let cf = pmis::pmis(&s, &comms, Some(first));
+        let cf = if cljp {
+            super::cljp::cljp(&s, &comms, &current.rows)
+        } else {
+            let first: Vec<Vec<i8>> = s.par_iter().map(ruge::first_pass).collect();
+            pmis::pmis(&s, &comms, Some(first))
+        };
         lap(&mut times.coarsening);
         // Each rank's C points, numbered on it.
         let mut coarse = vec![0usize; cf.len() + 1];
@@ -108,6 +125,8 @@ pub(crate) fn build(
         if let Some(d) = &dof {
             dof = Some(coarse_points.iter().map(|&i| d[i as usize]).collect());
         }
+        // hypre's `coarse_size >= (HYPRE_BigInt) (.75 * fine_size)`.
+        cljp |= total >= (rows as f64 * 0.75) as usize;
         levels.push(Level {
             a: current.gather(),
             p: Some(p.gather()),
@@ -119,4 +138,61 @@ pub(crate) fn build(
         levels,
         setup_times: times,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::amg::Preset;
+
+    /// `(rows, nnz)` per level of hypre's setup on `ranks` even blocks,
+    /// CLJP from level 0 on when `cljp`.
+    pub(crate) fn levels(
+        a: &crate::matrix::Csr,
+        nf: usize,
+        ranks: usize,
+        cljp: bool,
+    ) -> Vec<(usize, usize)> {
+        let n = a.rows();
+        let blocks: Vec<usize> = (0..=ranks)
+            .map(|r| r * (n / ranks) + r.min(n % ranks))
+            .collect();
+        let mut o = Preset::Hypre.options();
+        o.strength.num_functions = nf;
+        let h = build_from(RawCsr::from_csr(a), &blocks, &o, cljp, &mut |_, _| {}).unwrap();
+        h.levels.iter().map(|l| (l.a.rows(), l.a.nnz())).collect()
+    }
+
+    /// hypre's CLJP (`HYPRE_BoomerAMGSetCoarsenType(0)`: the coarsening its
+    /// setup switches to after a level that kept three quarters of its
+    /// rows), recorded by `scripts/record_hypre_ranks.sh` in
+    /// `tests/data/hypre/boomeramg_cljp.csv`: the same levels on 1 to 8
+    /// ranks.
+    #[test]
+    fn cljp_builds_hypres_levels() {
+        let table = std::fs::read_to_string("tests/data/hypre/boomeramg_cljp.csv").unwrap();
+        let mut runs: std::collections::BTreeMap<(String, usize, usize), Vec<(usize, usize)>> =
+            Default::default();
+        for line in table.lines().filter(|l| !l.starts_with('#')).skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let key = (
+                f[0].to_string(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+            );
+            runs.entry(key)
+                .or_default()
+                .push((f[5].parse().unwrap(), f[6].parse().unwrap()));
+        }
+        assert!(runs.len() >= 4);
+        for ((spec, nf, ranks), hypre) in runs {
+            let source = crate::matrix::source::Source::parse(&spec).unwrap();
+            let m = source.load(None).unwrap();
+            assert_eq!(
+                levels(&m.csr, nf, ranks, true),
+                hypre,
+                "{spec} on {ranks} ranks"
+            );
+        }
+    }
 }
