@@ -170,7 +170,8 @@ def test_compare_scale_machines_and_save(tmp_path):
     assert set(c.to_pandas()["variant"]) == {"strategy=standard", "strategy=node-aware-3"}
     s = amgcomm.scale("gen:poisson2d:60", nodes=[2, 4])
     df = s.to_pandas()
-    assert sorted(set(df["nodes"])) == [2, 4] and (df["modeled"] > 0).all()
+    # A coarsest level on one rank sends nothing: 0, not missing.
+    assert sorted(set(df["nodes"])) == [2, 4] and (df["modeled"] >= 0).all() and (df["modeled"] > 0).any()
     names = [m["name"] for m in amgcomm.machines()]
     listed = subprocess.run([str(BIN), "machine", "list", "--json"], capture_output=True, text=True)
     import json

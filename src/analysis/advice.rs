@@ -83,6 +83,11 @@ pub struct Advice {
     /// and solve.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cycle: Option<CycleEffect>,
+    /// When `try` sets up another hierarchy (another partition, with a
+    /// setup that depends on the ranks): the level's rows now and with
+    /// `try` (its `P` differs even where they are equal).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rows: Option<[usize; 2]>,
 }
 
 /// An alternative's effect on the setup and the solve of the whole
@@ -247,11 +252,12 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
         return (Vec::new(), Vec::new());
     }
     let mut failed = Vec::new();
-    let runs: Vec<(Vec<String>, Analysis)> = alternatives(s)
+    let runs: Vec<(Vec<String>, Analysis, bool)> = alternatives(s)
         .into_iter()
         .filter_map(|(args, v)| {
+            let rebuilt = s.rebuild.is_some_and(|r| *r.built_on != v.partition);
             match compare::analyze_variant(h, s.machine, &v, s.options, &s.methods, s.rebuild) {
-                Ok(a) => Some((args, a)),
+                Ok(a) => Some((args, a, rebuilt)),
                 Err(e) => {
                     failed.push(format!("{}: {e}", v.name));
                     None
@@ -262,14 +268,14 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
     // The cycle's totals now and under each alternative, once each.
     let totals = |a: &Analysis| Some(super::cycle::of(a, s.options.cycle.as_ref()?)?.total);
     let now_cycle = totals(current);
-    let run_cycles: Vec<Option<Seconds>> = runs.iter().map(|(_, a)| totals(a)).collect();
+    let run_cycles: Vec<Option<Seconds>> = runs.iter().map(|(_, a, _)| totals(a)).collect();
     let mut advice = Vec::new();
     for (level, op) in hot {
         let now = current.levels[level].op(op).expect("hot ops exist");
         let total = now.cost.total;
         let (dominant, secs) = now.cost.dominant(&columns);
         let best = (runs.iter().enumerate())
-            .filter_map(|(k, (args, a))| {
+            .filter_map(|(k, (args, a, _))| {
                 let o = a.levels.get(level)?.op(op)?;
                 Some(((k, args), o))
             })
@@ -277,6 +283,8 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
         let Some(((k, args), then)) = best.filter(|(_, o)| o.cost.total < total) else {
             continue;
         };
+        let rows = [current.levels[level].rows, runs[k].1.levels[level].rows];
+        let rebuilt = runs[k].2;
         let close_within = within(s.machine, op, s.options.strategy);
         advice.push(Advice {
             level,
@@ -297,6 +305,7 @@ pub fn advise(h: &Hierarchy, s: &Setup, current: &Analysis) -> (Vec<Advice>, Vec
                 (Some(c), Some(a), Some(b)) => Some(CycleEffect::of(c, a, b)),
                 _ => None,
             },
+            rows: rebuilt.then_some(rows),
         });
     }
     (advice, failed)

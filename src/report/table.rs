@@ -93,6 +93,14 @@ fn advice_lines(r: &Report) -> String {
         if let Some([now, then]) = a.max_recv {
             s += &format!("; most messages a rank receives {now} -> {then}");
         }
+        if let Some([now, then]) = a.rows {
+            s += &format!(
+                "; another hierarchy (the setup depends on the partition; L{} has {} rows, {} with it)",
+                a.level,
+                crate::group(now),
+                crate::group(then)
+            );
+        }
         if a.close {
             s += &format!(
                 "; a close call: within {:.0}%{}, the model does not name a winner: measure both with amgcomm replay on the machine",
