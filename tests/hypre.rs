@@ -772,6 +772,27 @@ fn boomeramg_levels_on(
         .collect()
 }
 
+/// `amgcomm generate elasticity3d --n N` into `dir`: the file's path.
+#[cfg(feature = "mpi")]
+fn elasticity(dir: &Path, n: usize) -> String {
+    let el = dir.join(format!("el{n}.mtx"));
+    let path = el.to_str().unwrap();
+    let gen = amgcomm(&[
+        "generate",
+        "elasticity3d",
+        "--n",
+        &n.to_string(),
+        "-o",
+        path,
+    ]);
+    assert!(
+        gen.status.success(),
+        "{}",
+        String::from_utf8_lossy(&gen.stderr)
+    );
+    path.to_string()
+}
+
 /// Real hypre, run here: the preset's levels equal BoomerAMG's on a 3D
 /// Laplacian built by the program and on a 3D elasticity matrix amgcomm
 /// writes (`--num-functions 3`), read by both.
@@ -783,22 +804,8 @@ fn the_hypre_preset_equals_boomeramg_run_here() {
         preset_levels("gen:poisson3d:30", 1),
         boomeramg_levels(work.path(), "lap:30", 1)
     );
-    let el = work.path().join("el.mtx");
-    let gen = amgcomm(&[
-        "generate",
-        "elasticity3d",
-        "--n",
-        "12",
-        "-o",
-        el.to_str().unwrap(),
-    ]);
-    assert!(
-        gen.status.success(),
-        "{}",
-        String::from_utf8_lossy(&gen.stderr)
-    );
-    let el = el.to_str().unwrap();
-    assert_eq!(preset_levels(el, 3), boomeramg_levels(work.path(), el, 3));
+    let el = elasticity(work.path(), 12);
+    assert_eq!(preset_levels(&el, 3), boomeramg_levels(work.path(), &el, 3));
 }
 
 /// Real hypre, run here on 2, 4, 8 and 16 ranks: the preset set up on the
@@ -809,17 +816,8 @@ fn the_hypre_preset_equals_boomeramg_run_here() {
 #[test]
 fn the_hypre_preset_equals_boomeramg_on_2_to_16_ranks() {
     let work = tempfile::tempdir().unwrap();
-    let el = work.path().join("el.mtx");
-    let gen = amgcomm(&[
-        "generate",
-        "elasticity3d",
-        "--n",
-        "8",
-        "-o",
-        el.to_str().unwrap(),
-    ]);
-    assert!(gen.status.success());
-    let el = el.to_str().unwrap();
+    let el = elasticity(work.path(), 8);
+    let el = el.as_str();
     for ranks in [2, 4, 8, 16] {
         let p = ranks.to_string();
         let on = ["--ranks", p.as_str()];

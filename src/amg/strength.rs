@@ -133,12 +133,7 @@ pub(crate) fn strength_on(a: &RawCsr, o: &StrengthOptions, functions: Functions)
             .into_par_iter()
             .map(|i| {
                 let (c, v) = a.row(i);
-                c.iter()
-                    .zip(v)
-                    .filter(|&(&j, _)| j as usize == i)
-                    .map(|(_, &x)| x)
-                    .sum::<f64>()
-                    .abs()
+                abs_diagonal(i, c, v)
             })
             .collect()
     } else {
@@ -148,6 +143,17 @@ pub(crate) fn strength_on(a: &RawCsr, o: &StrengthOptions, functions: Functions)
         let (c, v) = a.row(i);
         strong_row(i, c, v, o, functions, &diags, cols, vals);
     })
+}
+
+/// `|a_ii|` of row `i` (its columns `c`, values `v`; duplicates summed),
+/// for the symmetric rule.
+pub(crate) fn abs_diagonal(i: usize, c: &[u32], v: &[f64]) -> f64 {
+    c.iter()
+        .zip(v)
+        .filter(|&(&j, _)| j as usize == i)
+        .map(|(_, &x)| x)
+        .sum::<f64>()
+        .abs()
 }
 
 /// Row `i` of [`strength_on`]: its columns `c` and values `v` (in one

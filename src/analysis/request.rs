@@ -562,7 +562,7 @@ impl Request {
         progress: &dyn Fn(Event),
     ) -> Result<(Hierarchy, Option<partition::Partition>), RequestError> {
         if mat.ownership.is_some() || !self.amg.uses_ranks() {
-            return Ok((build(mat, &self.amg, self.preset, progress)?, None));
+            return Ok((build(mat, None, &self.amg, self.preset, progress)?, None));
         }
         let fine = (self.partition.clone()).unwrap_or(Fine::Method(Method::Contiguous));
         let ranks = self.machine.owners();
@@ -573,7 +573,7 @@ impl Request {
             fine.name()
         )));
         let part = fine.partition(&mat.csr, &ranks, &self.methods)?;
-        let h = build_owned_by(mat, &part, &self.amg, self.preset, progress)?;
+        let h = build(mat, Some(&part), &self.amg, self.preset, progress)?;
         Ok((h, Some(part)))
     }
 
@@ -1203,35 +1203,13 @@ fn check_rows(
     )))
 }
 
-/// [`build`] on the rows `part` gives each rank, in any pattern
-/// ([`amg::build_owned_by`]).
-pub fn build_owned_by(
-    m: Matrix,
-    part: &partition::Partition,
-    o: &amg::Options,
-    preset: Preset,
-    progress: &dyn Fn(Event),
-) -> Result<Hierarchy, RequestError> {
-    check_rows(o, preset, &m.name, m.csr.rows() as u128)?;
-    let mut step = |level: usize, rows: usize| {
-        progress(Event::Step(format!(
-            "setting up level {level} ({} rows)",
-            crate::group(rows)
-        )))
-    };
-    amg::build_owned_by(m.csr, &part.owner, part.ranks, o, &mut step).map_err(|source| {
-        RequestError::Build {
-            name: m.name,
-            source,
-        }
-    })
-}
-
-/// Builds the hierarchy (taking the matrix over) on the matrix's own row
-/// blocks, telling `progress` each level; `num_functions` is checked
-/// against the rows first.
+/// Builds the hierarchy (taking the matrix over), telling `progress` each
+/// level: on the rows `part` gives each rank, in any pattern
+/// ([`amg::build_owned_by`]), else on the matrix's own row blocks;
+/// `num_functions` is checked against the rows first.
 pub fn build(
     m: Matrix,
+    part: Option<&partition::Partition>,
     o: &amg::Options,
     preset: Preset,
     progress: &dyn Fn(Event),
@@ -1244,8 +1222,14 @@ pub fn build(
         )))
     };
     let rows = m.csr.rows();
-    let blocks = m.ownership.map_or_else(|| vec![0, rows], |o| o.starts);
-    amg::build_ranked(m.csr, &blocks, o, &mut step).map_err(|source| RequestError::Build {
+    let built = match (part, m.ownership) {
+        (Some(p), _) => amg::build_owned_by(m.csr, &p.owner, p.ranks, o, &mut step),
+        (None, own) => {
+            let blocks = own.map_or_else(|| vec![0, rows], |o| o.starts);
+            amg::build_ranked(m.csr, &blocks, o, &mut step)
+        }
+    };
+    built.map_err(|source| RequestError::Build {
         name: m.name,
         source,
     })
