@@ -16,7 +16,7 @@
 
 use rayon::prelude::*;
 
-use super::parcsr::{par_rows, source, Comm, Local, ParCsr, Rows};
+use super::parcsr::{par_rows, source, Comm, FlatRows, Local, ParCsr, Rows};
 use super::strength::{Dof, LocalS};
 use super::trunc::truncate_row;
 use super::SF_PT;
@@ -38,6 +38,9 @@ struct Marks {
     mark: Vec<u64>,
     cols: Vec<u32>,
     vals: Vec<f64>,
+    /// The entries of a strong F neighbour's row that have a place (or
+    /// are the row's own point, [`GI`]): where, and the coupling.
+    hits: Vec<(u32, f64)>,
 }
 
 /// A strong F neighbour of the row (hypre's `strong_f_marker`).
@@ -45,6 +48,104 @@ const STRONG_F: u32 = u32::MAX;
 /// Offd entries are told from diag ones in the truncation buffer by
 /// this bit (hypre shifts them past the diag columns).
 const OFFD: u32 = 1 << 31;
+/// In [`Marks::hits`], the row's own point.
+const GI: u32 = u32::MAX;
+/// In [`Couplings`], a point that is no C point.
+const NOT_C: u32 = 1 << 31;
+
+/// Every row's couplings of the sign opposite to its diagonal, without
+/// it (hypre's `A_ext` rule: the diag block's first entry is the
+/// diagonal, positive when `>= 0`), diag block then offd block, global
+/// columns; a point that is no C point has [`NOT_C`] set: it has no place
+/// in any row and counts only as the row's own point.
+fn couplings(a: &ParCsr, cf: &[i8]) -> FlatRows {
+    let sgn = |v: &[f64]| {
+        if v.first().is_some_and(|&d| d >= 0.0) {
+            1.0
+        } else {
+            -1.0
+        }
+    };
+    FlatRows::build(
+        &a.rows,
+        |r| {
+            let l = &a.ranks[r];
+            (0..l.rows())
+                .map(|i| {
+                    let (_, dv) = l.diag.row(i);
+                    let s = sgn(dv);
+                    let n = dv.iter().skip(1).filter(|&&y| s * y < 0.0).count();
+                    n + l.offd.row(i).1.iter().filter(|&&y| s * y < 0.0).count()
+                })
+                .sum()
+        },
+        |r, c, v, ends| {
+            let l = &a.ranks[r];
+            let first = a.rows[r];
+            let mut t = 0;
+            let mut put = |g: usize, y: f64| {
+                c[t] = if cf[g] >= 0 {
+                    g as u32
+                } else {
+                    g as u32 | NOT_C
+                };
+                v[t] = y;
+                t += 1;
+                t
+            };
+            let mut end_at = 0;
+            for (i, end) in ends.iter_mut().enumerate() {
+                let (dc, dv) = l.diag.row(i);
+                let s = sgn(dv);
+                for (&j, &y) in dc.iter().zip(dv).skip(1) {
+                    if s * y < 0.0 {
+                        end_at = put(first + j as usize, y);
+                    }
+                }
+                let (oc, ov) = l.offd.row(i);
+                for (&k, &y) in oc.iter().zip(ov) {
+                    if s * y < 0.0 {
+                        end_at = put(l.col_map[k as usize] as usize, y);
+                    }
+                }
+                *end = end_at;
+            }
+        },
+    )
+}
+
+/// The couplings of a strong F neighbour's [`couplings`] row that count
+/// for row `gi` (its C^_i and itself), into `hits` in row order; their
+/// sum.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn hits_of(
+    cols: &[u32],
+    vals: &[f64],
+    mark: &[u64],
+    me: u64,
+    gi: usize,
+    first: usize,
+    n: usize,
+    hits: &mut Vec<(u32, f64)>,
+) -> f64 {
+    hits.clear();
+    let mut sum = 0.0;
+    for (&c, &y) in cols.iter().zip(vals) {
+        if c & NOT_C == 0 {
+            let g2 = c as usize;
+            if let Some(p) = place(mark[g2], me) {
+                sum += y;
+                let local = g2.wrapping_sub(first) < n;
+                hits.push((if local { p as u32 } else { p as u32 | OFFD }, y));
+            }
+        } else if (c & !NOT_C) as usize == gi {
+            sum += y;
+            hits.push((GI, y));
+        }
+    }
+    sum
+}
 
 /// The interpolation of every rank.
 pub(crate) fn ext_pi(
@@ -57,15 +158,20 @@ pub(crate) fn ext_pi(
     max_elmts: usize,
 ) -> Vec<Local> {
     let n = a.global_rows();
+    assert!(n < NOT_C as usize, "too many rows");
     let rows: Vec<usize> = a.ranks.iter().map(Local::rows).collect();
+    let ext = couplings(a, sp.cf);
     let init = || Marks {
         mark: vec![u64::MAX; n],
         cols: Vec::new(),
         vals: Vec::new(),
+        hits: Vec::new(),
     };
     let blocks = par_rows(&rows, init, |m, r, i, d, o| {
-        row(a, s, comms, sp, dof, trunc_factor, max_elmts, m, r, i, d, o)
+        let fixed = (trunc_factor, max_elmts);
+        row(a, s, comms, sp, &ext, dof, fixed, m, r, i, d, o)
     });
+    drop(ext);
     blocks
         .into_par_iter()
         .enumerate()
@@ -84,18 +190,98 @@ pub(crate) fn ext_pi(
         .collect()
 }
 
+/// Whether mark `x` is a place in the row of `me` (its high half): not
+/// another row's, not [`STRONG_F`].
+#[inline(always)]
+fn place(x: u64, me: u64) -> Option<usize> {
+    let p = x.wrapping_sub(me);
+    (p < STRONG_F as u64).then_some(p as usize)
+}
+
+/// A new entry of the row for point `g` (a C point) unless it has one.
+#[inline(always)]
+fn add(mark: &mut [u64], me: u64, g: usize, col: u32, out: &mut Rows) {
+    if place(mark[g], me).is_none() {
+        mark[g] = me | out.cols.len() as u64;
+        out.cols.push(col);
+        out.vals.push(0.0);
+    }
+}
+
+/// hypre's distribution of a strong F neighbour's coupling: `distribute`
+/// times each of the couplings that counted, in row order.
+#[inline(always)]
+fn spread(hits: &[(u32, f64)], distribute: f64, diagonal: &mut f64, d: &mut Rows, o: &mut Rows) {
+    for &(p, y) in hits {
+        if p == GI {
+            *diagonal += distribute * y;
+        } else if p & OFFD != 0 {
+            o.vals[(p & !OFFD) as usize] += distribute * y;
+        } else {
+            d.vals[p as usize] += distribute * y;
+        }
+    }
+}
+
+/// [`hits_of`] on a row of this rank by the sign rule of its own rows
+/// (`sgn` 1 unless the diagonal is negative).
+#[allow(clippy::too_many_arguments)]
+fn local_hits(
+    c1: &[u32],
+    v1: &[f64],
+    oc1: &[u32],
+    ov1: &[f64],
+    mark: &[u64],
+    me: u64,
+    gi: usize,
+    first: usize,
+    cmap: &[u32],
+    hits: &mut Vec<(u32, f64)>,
+) -> f64 {
+    let sgn = if v1.first().is_some_and(|&d| d < 0.0) {
+        -1.0
+    } else {
+        1.0
+    };
+    // The couplings that count, for the distribution after.
+    hits.clear();
+    let mut sum = 0.0;
+    for (&j2, &y) in c1.iter().zip(v1).skip(1) {
+        if sgn * y < 0.0 {
+            let g2 = first + j2 as usize;
+            if let Some(p) = place(mark[g2], me) {
+                sum += y;
+                hits.push((p as u32, y));
+            } else if g2 == gi {
+                sum += y;
+                hits.push((GI, y));
+            }
+        }
+    }
+    for (&k2, &y) in oc1.iter().zip(ov1) {
+        if sgn * y < 0.0 {
+            if let Some(p) = place(mark[cmap[k2 as usize] as usize], me) {
+                sum += y;
+                hits.push((p as u32 | OFFD, y));
+            }
+        }
+    }
+    sum
+}
+
 /// Row `i` of rank `r`: hypre's fill pass (its count pass finds the same
 /// entries), then the truncation over diag then offd entries. Offd
-/// entries carry global coarse indices.
+/// entries carry global coarse indices. A point of another rank's diag
+/// block is never this rank's; of its offd block it may be.
 #[allow(clippy::too_many_arguments)]
 fn row(
     a: &ParCsr,
     s: &[LocalS],
     comms: &[Comm],
     sp: &Splitting,
+    ext: &FlatRows,
     dof: Dof,
-    trunc_factor: f64,
-    max_elmts: usize,
+    (trunc_factor, max_elmts): (f64, usize),
     m: &mut Marks,
     r: usize,
     i: usize,
@@ -103,11 +289,13 @@ fn row(
     o: &mut Rows,
 ) {
     let first = a.rows[r];
-    let last = a.rows[r + 1];
+    let n = a.rows[r + 1] - first;
     let gi = first + i;
     let cf = sp.cf;
+    let coarse_of = sp.coarse_of;
+    let c0 = sp.coarse[r] as u32;
     if cf[gi] >= 0 {
-        d.cols.push(sp.coarse_of[gi] - sp.coarse[r] as u32);
+        d.cols.push(coarse_of[gi] - c0);
         d.vals.push(1.0);
         return;
     }
@@ -115,133 +303,94 @@ fn row(
         return;
     }
     let l = &a.ranks[r];
+    let cmap = &l.col_map[..];
     let sl = &s[r];
     let (bd, bo) = (d.cols.len(), o.cols.len());
     let me = (gi as u64) << 32;
-    let Marks { mark, cols, vals } = m;
-    let local = |g: usize| (first..last).contains(&g);
-    // The global index of offd column k of rank q.
-    let global = |q: usize, k: u32| {
-        let (o, row) = source(comms, q, k as usize);
-        a.rows[o] + row
-    };
-    let add = |g: usize, mark: &mut [u64], d: &mut Rows, o: &mut Rows| {
-        if mark[g] >> 32 != gi as u64 || mark[g] as u32 == STRONG_F {
-            if local(g) {
-                mark[g] = me | d.cols.len() as u64;
-                d.cols.push(sp.coarse_of[g] - sp.coarse[r] as u32);
-                d.vals.push(0.0);
-            } else {
-                mark[g] = me | o.cols.len() as u64;
-                o.cols.push(sp.coarse_of[g]);
-                o.vals.push(0.0);
-            }
+    let sf_mark = me | STRONG_F as u64;
+    let Marks {
+        mark,
+        cols,
+        vals,
+        hits,
+    } = m;
+    let mark = &mut mark[..];
+    // A C point of any rank.
+    let add_any = |mark: &mut [u64], g: usize, d: &mut Rows, o: &mut Rows| {
+        if g.wrapping_sub(first) < n {
+            add(mark, me, g, coarse_of[g] - c0, d);
+        } else {
+            add(mark, me, g, coarse_of[g], o);
         }
     };
     // C^_i: the strong C points, and those of the strong F neighbours.
     for &j in sl.diag.row(i) {
         let g = first + j as usize;
         if cf[g] >= 0 {
-            add(g, mark, d, o);
+            add(mark, me, g, coarse_of[g] - c0, d);
         } else if cf[g] != SF_PT {
-            mark[g] = me | STRONG_F as u64;
+            mark[g] = sf_mark;
             for &k in sl.diag.row(j as usize) {
                 let g1 = first + k as usize;
                 if cf[g1] >= 0 {
-                    add(g1, mark, d, o);
+                    add(mark, me, g1, coarse_of[g1] - c0, d);
                 }
             }
             for &k in sl.offd.row(j as usize) {
-                let g1 = global(r, k);
+                let g1 = cmap[k as usize] as usize;
                 if cf[g1] >= 0 {
-                    add(g1, mark, d, o);
+                    add(mark, me, g1, coarse_of[g1], o);
                 }
             }
         }
     }
     for &k in sl.offd.row(i) {
-        let (q, row) = source(comms, r, k as usize);
-        let g = a.rows[q] + row;
+        let g = cmap[k as usize] as usize;
         if cf[g] >= 0 {
-            add(g, mark, d, o);
+            add(mark, me, g, coarse_of[g], o);
         } else if cf[g] != SF_PT {
-            mark[g] = me | STRONG_F as u64;
+            mark[g] = sf_mark;
             // Sop: the owner's strong C points of the point.
-            let (fq, sq) = (a.rows[q], &s[q]);
+            let (q, row) = source(comms, r, k as usize);
+            let (fq, sq, qmap) = (a.rows[q], &s[q], &a.ranks[q].col_map[..]);
             for &k1 in sq.diag.row(row) {
                 let g1 = fq + k1 as usize;
                 if cf[g1] >= 0 {
-                    add(g1, mark, d, o);
+                    add(mark, me, g1, coarse_of[g1], o);
                 }
             }
             for &k1 in sq.offd.row(row) {
-                let g1 = global(q, k1);
+                let g1 = qmap[k1 as usize] as usize;
                 if cf[g1] >= 0 {
-                    add(g1, mark, d, o);
+                    add_any(mark, g1, d, o);
                 }
             }
         }
     }
-    // The weights.
-    let pos = |g: usize, mark: &[u64]| {
-        let x = mark[g];
-        (x >> 32 == gi as u64 && x as u32 != STRONG_F).then_some(x as u32 as usize)
-    };
-    let strong_f = |g: usize, mark: &[u64]| mark[g] == me | STRONG_F as u64;
-    let spread = |g: usize, y: f64, mark: &[u64], d: &mut Rows, o: &mut Rows| {
-        if let Some(p) = pos(g, mark) {
-            if local(g) {
-                d.vals[p] += y;
-            } else {
-                o.vals[p] += y;
-            }
-        }
-    };
+    // The weights. Only C points have places, so the filters on C points
+    // of hypre's A_ext need no test here.
     let same_fn = |g: usize| dof.is_none_or(|f| f[gi] == f[g]);
     let (dc, dv) = l.diag.row(i);
     let mut diagonal = dv.first().copied().unwrap_or(0.0);
     for (&j, &x) in dc.iter().zip(dv).skip(1) {
         let g = first + j as usize;
-        if pos(g, mark).is_some() {
-            spread(g, x, mark, d, o);
-        } else if strong_f(g, mark) {
+        let mk = mark[g];
+        if let Some(p) = place(mk, me) {
+            d.vals[p] += x;
+        } else if mk == sf_mark {
             // A strong F neighbour of this rank: its row, the couplings
-            // of the sign opposite to its diagonal.
+            // of the sign opposite to its diagonal (the rule of A_ext but
+            // for a NaN or missing diagonal).
             let (c1, v1) = l.diag.row(j as usize);
             let (oc1, ov1) = l.offd.row(j as usize);
-            let sgn = if v1.first().is_some_and(|&d| d < 0.0) {
-                -1.0
+            let sum = if v1.first().is_some_and(|d| !d.is_nan()) {
+                let (ec, ev) = ext.row(g);
+                hits_of(ec, ev, mark, me, gi, first, n, hits)
             } else {
-                1.0
+                local_hits(c1, v1, oc1, ov1, mark, me, gi, first, cmap, hits)
             };
-            let mut sum = 0.0;
-            for (&j2, &y) in c1.iter().zip(v1).skip(1) {
-                let g2 = first + j2 as usize;
-                if (pos(g2, mark).is_some() || g2 == gi) && sgn * y < 0.0 {
-                    sum += y;
-                }
-            }
-            for (&k2, &y) in oc1.iter().zip(ov1) {
-                if pos(global(r, k2), mark).is_some() && sgn * y < 0.0 {
-                    sum += y;
-                }
-            }
             if sum != 0.0 {
-                let distribute = x / sum;
-                for (&j2, &y) in c1.iter().zip(v1).skip(1) {
-                    let g2 = first + j2 as usize;
-                    if sgn * y < 0.0 {
-                        spread(g2, distribute * y, mark, d, o);
-                        if g2 == gi {
-                            diagonal += distribute * y;
-                        }
-                    }
-                }
-                for (&k2, &y) in oc1.iter().zip(ov1) {
-                    if sgn * y < 0.0 {
-                        spread(global(r, k2), distribute * y, mark, d, o);
-                    }
-                }
+                spread(hits, x / sum, &mut diagonal, d, o);
             } else {
                 diagonal += x;
             }
@@ -251,41 +400,18 @@ fn row(
     }
     let (oc, ov) = l.offd.row(i);
     for (&k, &x) in oc.iter().zip(ov) {
-        let (q, row) = source(comms, r, k as usize);
-        let g = a.rows[q] + row;
-        if pos(g, mark).is_some() {
-            spread(g, x, mark, d, o);
-        } else if strong_f(g, mark) {
+        let g = cmap[k as usize] as usize;
+        let mk = mark[g];
+        if let Some(p) = place(mk, me) {
+            o.vals[p] += x;
+        } else if mk == sf_mark {
             // A_ext: the owner's row without its diagonal, the couplings of
-            // the sign opposite to it, of the owner's columns the C points.
-            let lq = &a.ranks[q];
-            let fq = a.rows[q];
-            let (c1, v1) = lq.diag.row(row);
-            let (oc1, ov1) = lq.offd.row(row);
-            let positive = v1.first().is_some_and(|&d| d >= 0.0);
-            let opposite = |y: f64| if positive { y < 0.0 } else { y > 0.0 };
-            let ext = (c1.iter().zip(v1).skip(1))
-                .filter(|&(&j2, &y)| opposite(y) && cf[fq + j2 as usize] >= 0)
-                .map(|(&j2, &y)| (fq + j2 as usize, y))
-                .chain(
-                    (oc1.iter().zip(ov1))
-                        .filter(|&(_, &y)| opposite(y))
-                        .map(|(&k2, &y)| (global(q, k2), y)),
-                );
-            let mut sum = 0.0;
-            for (g2, y) in ext.clone() {
-                if pos(g2, mark).is_some() || g2 == gi {
-                    sum += y;
-                }
-            }
+            // the sign opposite to it (of the owner's columns the C points:
+            // the others have no place).
+            let (ec, ev) = ext.row(g);
+            let sum = hits_of(ec, ev, mark, me, gi, first, n, hits);
             if sum != 0.0 {
-                let distribute = x / sum;
-                for (g2, y) in ext {
-                    spread(g2, distribute * y, mark, d, o);
-                    if g2 == gi {
-                        diagonal += distribute * y;
-                    }
-                }
+                spread(hits, x / sum, &mut diagonal, d, o);
             } else {
                 diagonal += x;
             }

@@ -71,29 +71,6 @@ impl Pattern {
     }
 }
 
-/// A [`RawCsr`] built row by row in order on the calling thread (a rank's
-/// block is small; the ranks run in parallel).
-pub(crate) fn rows_in_order(
-    nrows: usize,
-    ncols: usize,
-    mut row: impl FnMut(usize, &mut Vec<u32>, &mut Vec<f64>),
-) -> RawCsr {
-    let mut indptr = Vec::with_capacity(nrows + 1);
-    let (mut indices, mut data) = (Vec::new(), Vec::new());
-    indptr.push(0);
-    for i in 0..nrows {
-        row(i, &mut indices, &mut data);
-        indptr.push(indices.len());
-    }
-    RawCsr {
-        nrows,
-        ncols,
-        indptr,
-        indices,
-        data,
-    }
-}
-
 /// One block's output rows: each row's length, its columns and values.
 #[derive(Default)]
 pub(crate) struct Rows {
@@ -195,6 +172,53 @@ where
         .collect()
 }
 
+/// Rows by global index in one flat CSR (a level's rows as every rank
+/// reads them), filled rank by rank in parallel.
+pub(crate) struct FlatRows {
+    pub ptr: Vec<usize>,
+    pub cols: Vec<u32>,
+    pub vals: Vec<f64>,
+}
+
+impl FlatRows {
+    /// Rank `r` owns rows `starts[r]..starts[r + 1]` and has `count(r)`
+    /// entries; `fill(r, cols, vals, ends)` writes them, `ends[i]` the end
+    /// of its row `i` counted from its first entry.
+    pub fn build<C, F>(starts: &[usize], count: C, fill: F) -> FlatRows
+    where
+        C: Fn(usize) -> usize + Sync,
+        F: Fn(usize, &mut [u32], &mut [f64], &mut [usize]) + Sync,
+    {
+        let ranks = starts.len() - 1;
+        let nnz: Vec<usize> = (0..ranks).into_par_iter().map(&count).collect();
+        let total: usize = nnz.iter().sum();
+        let (mut cols, mut vals) = (vec![0u32; total], vec![0f64; total]);
+        let mut ptr = vec![0usize; starts[ranks] + 1];
+        let mut pieces = Vec::with_capacity(ranks);
+        let (mut c, mut v, mut q) = (&mut cols[..], &mut vals[..], &mut ptr[1..]);
+        let mut base = 0;
+        for (r, &k) in nnz.iter().enumerate() {
+            let (c1, c2) = c.split_at_mut(k);
+            let (v1, v2) = v.split_at_mut(k);
+            let (q1, q2) = q.split_at_mut(starts[r + 1] - starts[r]);
+            pieces.push((r, base, c1, v1, q1));
+            (c, v, q) = (c2, v2, q2);
+            base += k;
+        }
+        pieces.into_par_iter().for_each(|(r, base, c, v, q)| {
+            fill(r, c, v, q);
+            q.iter_mut().for_each(|e| *e += base);
+        });
+        FlatRows { ptr, cols, vals }
+    }
+
+    #[inline(always)]
+    pub fn row(&self, g: usize) -> (&[u32], &[f64]) {
+        let (b, e) = (self.ptr[g], self.ptr[g + 1]);
+        (&self.cols[b..e], &self.vals[b..e])
+    }
+}
+
 /// Global index -> local slot, open addressing (a rank's offd columns;
 /// the lookups of the off-rank rows dominate the setup otherwise).
 pub(crate) struct IndexOf {
@@ -284,48 +308,77 @@ impl ParCsr {
     /// interface stores a row it is given whole: the diagonal first, then
     /// the other local columns, and the others, in the order they came).
     pub fn split(a: &RawCsr, starts: &[usize]) -> ParCsr {
+        let n = a.nrows;
         let ranks = starts
             .par_windows(2)
-            .map(|w| {
-                let (lo, hi) = (w[0], w[1]);
-                let mut globals: Vec<u32> = Vec::new();
-                let diag = rows_in_order(hi - lo, hi - lo, |i, cols, vals| {
-                    let g = lo + i;
-                    let (c, v) = a.row(g);
-                    if let Some(k) = c.iter().position(|&j| j as usize == g) {
-                        cols.push(i as u32);
-                        vals.push(v[k]);
-                    }
-                    for (&j, &x) in c.iter().zip(v) {
-                        let j = j as usize;
-                        if (lo..hi).contains(&j) {
-                            if j != g {
-                                cols.push((j - lo) as u32);
-                                vals.push(x);
+            // A global column's place in the rank's col_map.
+            .map_init(
+                || vec![0u32; n],
+                |slot, w| {
+                    let (lo, m) = (w[0], w[1] - w[0]);
+                    let (mut nd, mut globals) = (0, Vec::new());
+                    for g in lo..lo + m {
+                        for &j in a.row(g).0 {
+                            if (j as usize).wrapping_sub(lo) < m {
+                                nd += 1;
+                            } else {
+                                globals.push(j);
                             }
-                        } else {
-                            globals.push(j as u32);
                         }
                     }
-                });
-                let mut col_map = globals;
-                col_map.sort_unstable();
-                col_map.dedup();
-                let offd = rows_in_order(hi - lo, col_map.len(), |i, cols, vals| {
-                    let (c, v) = a.row(lo + i);
-                    for (&j, &x) in c.iter().zip(v) {
-                        if !(lo..hi).contains(&(j as usize)) {
-                            cols.push(col_map.binary_search(&j).expect("listed") as u32);
-                            vals.push(x);
-                        }
+                    let no = globals.len();
+                    let mut col_map = globals;
+                    col_map.sort_unstable();
+                    col_map.dedup();
+                    col_map.shrink_to_fit();
+                    for (k, &g) in col_map.iter().enumerate() {
+                        slot[g as usize] = k as u32;
                     }
-                });
-                Local {
-                    diag,
-                    offd,
-                    col_map,
-                }
-            })
+                    let mut diag = RawCsr {
+                        nrows: m,
+                        ncols: m,
+                        indptr: Vec::with_capacity(m + 1),
+                        indices: Vec::with_capacity(nd),
+                        data: Vec::with_capacity(nd),
+                    };
+                    let mut offd = RawCsr {
+                        nrows: m,
+                        ncols: col_map.len(),
+                        indptr: Vec::with_capacity(m + 1),
+                        indices: Vec::with_capacity(no),
+                        data: Vec::with_capacity(no),
+                    };
+                    diag.indptr.push(0);
+                    offd.indptr.push(0);
+                    for i in 0..m {
+                        let g = lo + i;
+                        let (c, v) = a.row(g);
+                        if let Some(k) = c.iter().position(|&j| j as usize == g) {
+                            diag.indices.push(i as u32);
+                            diag.data.push(v[k]);
+                        }
+                        for (&j, &x) in c.iter().zip(v) {
+                            let j = j as usize;
+                            if j.wrapping_sub(lo) < m {
+                                if j != g {
+                                    diag.indices.push((j - lo) as u32);
+                                    diag.data.push(x);
+                                }
+                            } else {
+                                offd.indices.push(slot[j]);
+                                offd.data.push(x);
+                            }
+                        }
+                        diag.indptr.push(diag.indices.len());
+                        offd.indptr.push(offd.indices.len());
+                    }
+                    Local {
+                        diag,
+                        offd,
+                        col_map,
+                    }
+                },
+            )
             .collect();
         ParCsr {
             rows: starts.to_vec(),
@@ -383,7 +436,7 @@ impl ParCsr {
     }
 }
 
-/// Sorts one row by column, values along.
+/// Sorts one row by column, values along (its columns are distinct).
 fn sort_row(cols: &mut [u32], vals: &mut [f64]) {
     if cols.len() <= 64 {
         for k in 1..cols.len() {
@@ -399,12 +452,25 @@ fn sort_row(cols: &mut [u32], vals: &mut [f64]) {
         }
         return;
     }
-    let mut row: Vec<(u32, f64)> = cols.iter().copied().zip(vals.iter().copied()).collect();
-    row.sort_unstable_by_key(|e| e.0);
-    for (k, (j, x)) in row.into_iter().enumerate() {
-        cols[k] = j;
-        vals[k] = x;
+    thread_local! {
+        static KEYS: std::cell::RefCell<(Vec<u64>, Vec<f64>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
     }
+    KEYS.with(|s| {
+        let (keys, old) = &mut *s.borrow_mut();
+        keys.clear();
+        keys.extend(
+            cols.iter()
+                .enumerate()
+                .map(|(k, &j)| (j as u64) << 32 | k as u64),
+        );
+        keys.sort_unstable();
+        old.clear();
+        old.extend_from_slice(vals);
+        for ((c, x), &key) in cols.iter_mut().zip(vals.iter_mut()).zip(keys.iter()) {
+            *c = (key >> 32) as u32;
+            *x = old[key as u32 as usize];
+        }
+    });
 }
 
 /// One send of a rank's row to a neighbour (`send_map_elmts`).

@@ -20,65 +20,143 @@
 
 use rayon::prelude::*;
 
-use super::parcsr::{par_rows, sorted_unique, source, Comm, Local, ParCsr, Rows};
+use super::parcsr::{par_rows, sorted_unique, Comm, FlatRows, Local, ParCsr, Rows};
 use crate::amg::raw::RawCsr;
 
 /// A task's marks, the row (or a counter) they belong to in the high
 /// half, the place in the row in the low one: `mark` over the coarse
 /// columns of the row being built, `int` over those of a `RAP_int` row,
-/// `ra` over the fine columns of the row of `R A`.
+/// `ra` over the rank's fine columns (diag, then offd) of the row of
+/// `R A`.
 struct Marks {
     mark: Vec<u64>,
     int: Vec<u64>,
     count: u64,
     ra: Vec<u64>,
-    int_row: Rows,
-    ra_o: Rows,
-    ra_d: Rows,
+    int_row: Acc,
+    row_d: Acc,
+    row_o: Acc,
+    ra_o: Acc,
+    ra_d: Acc,
 }
 
-/// Adds `x` to global column `g` of a row: a new entry at the first touch
-/// (the low half of `mark[g]` its place), a sum after.
-#[inline]
-fn touch(mark: &mut [u64], me: u64, g: usize, col: u32, x: f64, out: &mut Rows) {
-    if mark[g] >> 32 != me {
-        mark[g] = me << 32 | out.cols.len() as u64;
-        out.cols.push(col);
-        out.vals.push(x);
-    } else {
-        out.vals[mark[g] as u32 as usize] += x;
+/// A row being summed, in buffers as long as any row can be (so that
+/// nothing grows in the inner loops); `len` entries.
+struct Acc {
+    cols: Vec<u32>,
+    vals: Vec<f64>,
+    len: usize,
+}
+
+impl Acc {
+    fn new(cap: usize) -> Acc {
+        Acc {
+            cols: vec![0; cap],
+            vals: vec![0.0; cap],
+            len: 0,
+        }
+    }
+
+    fn entries(&self) -> (&[u32], &[f64]) {
+        (&self.cols[..self.len], &self.vals[..self.len])
+    }
+
+    fn append_to(&self, out: &mut Rows) {
+        out.cols.extend_from_slice(&self.cols[..self.len]);
+        out.vals.extend_from_slice(&self.vals[..self.len]);
+    }
+
+    /// The buffers and the length, apart (for the borrow checker and the
+    /// registers).
+    fn parts(&mut self) -> (&mut [u32], &mut [f64], &mut usize) {
+        (&mut self.cols, &mut self.vals, &mut self.len)
     }
 }
 
-/// Rank `o`'s row `row` of `P`, global coarse columns, each to `f`: the
-/// columns in `lo..hi` first, then the others (hypre's split of `P_ext`
-/// into diag and offd), each in stored order (diag block, then offd).
-/// `o`'s own columns are all inside when `o` is the rank of `lo..hi`,
-/// else all outside.
-#[inline]
-fn p_ext_row(
-    p: &ParCsr,
-    o: usize,
-    row: usize,
-    lo: usize,
-    hi: usize,
-    mut f: impl FnMut(usize, f64),
+/// Adds `x` to column `g` of a row (`len` entries in `cols`, `vals`): a
+/// new entry at the first touch (the low half of `mark[g]` its place), a
+/// sum after.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn touch(
+    mark: &mut [u64],
+    me: u64,
+    g: usize,
+    col: u32,
+    x: f64,
+    cols: &mut [u32],
+    vals: &mut [f64],
+    len: &mut usize,
 ) {
-    let po = &p.ranks[o];
-    let first = p.cols[o];
-    let (dc, dv) = po.diag.row(row);
-    let (oc, ov) = po.offd.row(row);
-    let own = first == lo;
-    for pass in [true, false] {
-        if own == pass {
-            for (&j, &x) in dc.iter().zip(dv) {
-                f(first + j as usize, x);
+    let m = mark[g];
+    if m >> 32 != me {
+        mark[g] = me << 32 | *len as u64;
+        cols[*len] = col;
+        vals[*len] = x;
+        *len += 1;
+    } else {
+        vals[m as u32 as usize] += x;
+    }
+}
+
+/// Every fine row of `P` with global coarse columns, in stored order
+/// (diag block, then offd block): hypre's `P_ext` rows are these, split.
+struct GlobalP(FlatRows);
+
+impl GlobalP {
+    fn of(p: &ParCsr) -> GlobalP {
+        GlobalP(FlatRows::build(
+            &p.rows,
+            |r| p.ranks[r].diag.nnz() + p.ranks[r].offd.nnz(),
+            |r, c, v, ends| {
+                let l = &p.ranks[r];
+                let first = p.cols[r] as u32;
+                let mut t = 0;
+                for (i, end) in ends.iter_mut().enumerate() {
+                    let (dc, dv) = l.diag.row(i);
+                    for (&j, &x) in dc.iter().zip(dv) {
+                        c[t] = first + j;
+                        v[t] = x;
+                        t += 1;
+                    }
+                    let (oc, ov) = l.offd.row(i);
+                    for (&j, &x) in oc.iter().zip(ov) {
+                        c[t] = l.col_map[j as usize];
+                        v[t] = x;
+                        t += 1;
+                    }
+                    *end = t;
+                }
+            },
+        ))
+    }
+
+    #[inline(always)]
+    fn row(&self, g: usize) -> (&[u32], &[f64]) {
+        self.0.row(g)
+    }
+
+    /// Row `g` split as hypre's `P_ext` on the rank of coarse columns
+    /// `lo..hi`: those columns first, then the others, each in stored
+    /// order (for another rank's row, hypre's diag part is the owner's
+    /// offd entries in `lo..hi`; for its own, its diag block).
+    #[inline(always)]
+    fn split_row(&self, g: usize, lo: u32, hi: u32, mut f: impl FnMut(u32, f64)) {
+        let (c, v) = self.row(g);
+        if !c.iter().any(|&j| j.wrapping_sub(lo) < hi - lo) {
+            for (&j, &x) in c.iter().zip(v) {
+                f(j, x);
+            }
+            return;
+        }
+        for (&j, &x) in c.iter().zip(v) {
+            if j.wrapping_sub(lo) < hi - lo {
+                f(j, x);
             }
         }
-        for (&j, &x) in oc.iter().zip(ov) {
-            let g = po.col_map[j as usize] as usize;
-            if (lo..hi).contains(&g) == pass {
-                f(g, x);
+        for (&j, &x) in c.iter().zip(v) {
+            if j.wrapping_sub(lo) >= hi - lo {
+                f(j, x);
             }
         }
     }
@@ -86,9 +164,10 @@ fn p_ext_row(
 
 /// `P^T A P` over the ranks; `a_comms` and `p_comms` are `A`'s and `P`'s
 /// packages.
-pub(crate) fn rap(a: &ParCsr, p: &ParCsr, a_comms: &[Comm], p_comms: &[Comm]) -> ParCsr {
+pub(crate) fn rap(a: &ParCsr, p: &ParCsr, _a_comms: &[Comm], p_comms: &[Comm]) -> ParCsr {
     let r_diag: Vec<RawCsr> = p.ranks.par_iter().map(|l| l.diag.transpose()).collect();
     let r_offd: Vec<RawCsr> = p.ranks.par_iter().map(|l| l.offd.transpose()).collect();
+    let gp = GlobalP::of(p);
     // Each coarse row's slots, in order (CSR by local coarse row).
     let slots: Vec<(Vec<usize>, Vec<u32>)> = p_comms
         .par_iter()
@@ -111,21 +190,26 @@ pub(crate) fn rap(a: &ParCsr, p: &ParCsr, a_comms: &[Comm], p_comms: &[Comm]) ->
             (ptr, list)
         })
         .collect();
-    let (nf, nc) = (a.global_rows(), p.global_cols());
+    let nc = p.global_cols();
+    let fine_cols = (a.ranks.iter().map(|l| l.rows() + l.col_map.len()))
+        .max()
+        .unwrap_or(0);
     let coarse_rows: Vec<usize> = p.ranks.iter().map(|l| l.diag.ncols).collect();
     let init = || Marks {
         mark: vec![u64::MAX; nc],
         int: vec![u64::MAX; nc],
         count: 0,
-        ra: vec![u64::MAX; nf],
-        int_row: Rows::default(),
-        ra_o: Rows::default(),
-        ra_d: Rows::default(),
+        ra: vec![u64::MAX; fine_cols],
+        int_row: Acc::new(nc),
+        row_d: Acc::new(nc),
+        row_o: Acc::new(nc),
+        ra_o: Acc::new(fine_cols),
+        ra_d: Acc::new(fine_cols),
     };
     let ctx = Ctx {
         a,
         p,
-        a_comms,
+        gp: &gp,
         p_comms,
         r_diag: &r_diag,
         r_offd: &r_offd,
@@ -134,6 +218,7 @@ pub(crate) fn rap(a: &ParCsr, p: &ParCsr, a_comms: &[Comm], p_comms: &[Comm]) ->
         let (ptr, list) = &slots[r];
         ctx.row(m, r, ic, &list[ptr[ic]..ptr[ic + 1]], d, o)
     });
+    drop(gp);
     let ranks = blocks
         .into_par_iter()
         .enumerate()
@@ -159,7 +244,7 @@ pub(crate) fn rap(a: &ParCsr, p: &ParCsr, a_comms: &[Comm], p_comms: &[Comm]) ->
 struct Ctx<'a> {
     a: &'a ParCsr,
     p: &'a ParCsr,
-    a_comms: &'a [Comm],
+    gp: &'a GlobalP,
     p_comms: &'a [Comm],
     r_diag: &'a [RawCsr],
     r_offd: &'a [RawCsr],
@@ -169,98 +254,102 @@ impl Ctx<'_> {
     /// Coarse row `ic` of rank `r`; `slots`: its slots, whose rows of
     /// `RAP_int` come first.
     fn row(&self, m: &mut Marks, r: usize, ic: usize, slots: &[u32], d: &mut Rows, o: &mut Rows) {
-        let (a, p) = (self.a, self.p);
-        let (cr, ce) = (p.cols[r], p.cols[r + 1]);
-        let gc = cr + ic;
+        let (a, p, gp) = (self.a, self.p, self.gp);
+        let (cr, ce) = (p.cols[r] as u32, p.cols[r + 1] as u32);
+        let gc = cr as usize + ic;
         let me = gc as u64;
-        let local = |g: usize| (cr..ce).contains(&g);
-        let add = |mark: &mut [u64], g: usize, x: f64, d: &mut Rows, o: &mut Rows| {
-            if local(g) {
-                touch(mark, me, g, (g - cr) as u32, x, d);
+        let Marks {
+            mark,
+            int,
+            count,
+            int_row,
+            row_d,
+            row_o,
+            ra,
+            ra_o,
+            ra_d,
+        } = m;
+        let mark = &mut mark[..];
+        let (dc, dv, dn) = row_d.parts();
+        let (oc, ov, on) = row_o.parts();
+        (*dn, *on) = (0, 0);
+        let mut add = |g: u32, x: f64| {
+            if g.wrapping_sub(cr) < ce - cr {
+                touch(mark, me, g as usize, g - cr, x, dc, dv, dn);
             } else {
-                touch(mark, me, g, g as u32, x, o);
+                touch(mark, me, g as usize, g, x, oc, ov, on);
             }
         };
-        add(&mut m.mark, gc, 0.0, d, o);
+        add(gc as u32, 0.0);
+        // The rows of RAP_int, by slot.
         for &t in slots {
             let s = self.p_comms[r].sends[t as usize];
-            self.rap_int_row(m, s.to as usize, s.at as usize);
-            for (&g, &x) in m.int_row.cols.iter().zip(&m.int_row.vals) {
-                add(&mut m.mark, g as usize, x, d, o);
+            *count += 1;
+            self.rap_int_row(int, *count, int_row, s.to as usize, s.at as usize);
+            let (ic, iv) = int_row.entries();
+            for (&g, &x) in ic.iter().zip(iv) {
+                add(g, x);
             }
         }
-        // Row ic of R A: its offd part, then its diag part, first touch.
+        // Row ic of R A: its offd part, then its diag part, first touch;
+        // marked by local fine column (diag j, offd n + k).
         let l = &a.ranks[r];
+        let n = l.rows();
         let first = a.rows[r];
-        let (ra_o, ra_d) = (&mut m.ra_o, &mut m.ra_d);
-        ra_o.cols.clear();
-        ra_o.vals.clear();
-        ra_d.cols.clear();
-        ra_d.vals.clear();
+        let (roc, rov, ron) = ra_o.parts();
+        let (rdc, rdv, rdn) = ra_d.parts();
+        (*ron, *rdn) = (0, 0);
         let (rc, rv) = self.r_diag[r].row(ic);
+        let ra = &mut ra[..];
         for (&i1, &re) in rc.iter().zip(rv) {
             let (ac, av) = l.offd.row(i1 as usize);
             for (&k, &ae) in ac.iter().zip(av) {
-                let (q, row) = source(self.a_comms, r, k as usize);
-                touch(&mut m.ra, me, a.rows[q] + row, k, re * ae, ra_o);
+                touch(ra, me, n + k as usize, k, re * ae, roc, rov, ron);
             }
             let (ac, av) = l.diag.row(i1 as usize);
             for (&j, &ae) in ac.iter().zip(av) {
-                touch(&mut m.ra, me, first + j as usize, j, re * ae, ra_d);
+                touch(ra, me, j as usize, j, re * ae, rdc, rdv, rdn);
             }
         }
-        for (&k, &rae) in ra_o.cols.iter().zip(&ra_o.vals) {
-            let (q, row) = source(self.a_comms, r, k as usize);
-            p_ext_row(p, q, row, cr, ce, |g, x| add(&mut m.mark, g, rae * x, d, o));
+        for (&k, &rae) in roc[..*ron].iter().zip(&rov[..*ron]) {
+            let g = l.col_map[k as usize] as usize;
+            gp.split_row(g, cr, ce, |c, x| add(c, rae * x));
         }
-        let pl = &p.ranks[r];
-        for (&j, &rae) in ra_d.cols.iter().zip(&ra_d.vals) {
-            let (pc, pv) = pl.diag.row(j as usize);
+        for (&j, &rae) in rdc[..*rdn].iter().zip(&rdv[..*rdn]) {
+            let (pc, pv) = gp.row(first + j as usize);
             for (&c, &x) in pc.iter().zip(pv) {
-                add(&mut m.mark, cr + c as usize, rae * x, d, o);
-            }
-            let (pc, pv) = pl.offd.row(j as usize);
-            for (&c, &x) in pc.iter().zip(pv) {
-                add(&mut m.mark, pl.col_map[c as usize] as usize, rae * x, d, o);
+                add(c, rae * x);
             }
         }
+        row_d.append_to(d);
+        row_o.append_to(o);
     }
 
     /// Rank `q`'s row of `RAP_int` for its offd coarse column `at`, global
-    /// columns, into `m.int_row`.
-    fn rap_int_row(&self, m: &mut Marks, q: usize, at: usize) {
-        let (a, p) = (self.a, self.p);
-        m.count += 1;
-        let me = m.count;
-        let out = &mut m.int_row;
-        out.cols.clear();
-        out.vals.clear();
-        let (cq, ce) = (p.cols[q], p.cols[q + 1]);
+    /// columns, into `acc` (marked `me` in `int`).
+    fn rap_int_row(&self, int: &mut [u64], me: u64, acc: &mut Acc, q: usize, at: usize) {
+        let (a, p, gp) = (self.a, self.p, self.gp);
+        let (cols, vals, len) = acc.parts();
+        *len = 0;
+        let (cq, ce) = (p.cols[q] as u32, p.cols[q + 1] as u32);
         let l = &a.ranks[q];
-        let pl = &p.ranks[q];
+        let first = a.rows[q];
         let (rc, rv) = self.r_offd[q].row(at);
         for (&i1, &re) in rc.iter().zip(rv) {
             let (ac, av) = l.offd.row(i1 as usize);
             for (&k, &ae) in ac.iter().zip(av) {
                 let rae = re * ae;
-                let (o, row) = source(self.a_comms, q, k as usize);
-                let int = &mut m.int;
-                p_ext_row(p, o, row, cq, ce, |g, x| {
-                    touch(int, me, g, g as u32, rae * x, out)
+                let g = l.col_map[k as usize] as usize;
+                gp.split_row(g, cq, ce, |c, x| {
+                    touch(int, me, c as usize, c, rae * x, cols, vals, len)
                 });
             }
             let (ac, av) = l.diag.row(i1 as usize);
             for (&j, &ae) in ac.iter().zip(av) {
                 let rae = re * ae;
-                let (pc, pv) = pl.diag.row(j as usize);
+                let (pc, pv) = gp.row(first + j as usize);
                 for (&c, &x) in pc.iter().zip(pv) {
-                    let g = cq + c as usize;
-                    touch(&mut m.int, me, g, g as u32, rae * x, out);
-                }
-                let (pc, pv) = pl.offd.row(j as usize);
-                for (&c, &x) in pc.iter().zip(pv) {
-                    let g = pl.col_map[c as usize] as usize;
-                    touch(&mut m.int, me, g, g as u32, rae * x, out);
+                    touch(int, me, c as usize, c, rae * x, cols, vals, len);
                 }
             }
         }

@@ -9,6 +9,18 @@ use super::{pmis, rap, ruge, strength};
 use crate::amg::raw::RawCsr;
 use crate::amg::{BuildError, Hierarchy, Level, Options, SetupTimes, Stopwatch};
 
+/// Hands the heap's free pages back to the system: glibc keeps what the
+/// ranks' many small blocks of a finished level freed, while the gathered
+/// matrices are new large blocks that cannot reuse it (2.9 GB peak without
+/// it on the paper-scale case, 2.6 GB with it).
+fn release_free_memory() {
+    // SAFETY: malloc_trim only returns free heap pages to the system.
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 fn comms_of(m: &ParCsr) -> Vec<Comm> {
     let maps: Vec<&[u32]> = m.ranks.iter().map(|l| l.col_map.as_slice()).collect();
     comm_pkgs(&m.cols, &maps)
@@ -49,14 +61,21 @@ pub(crate) fn build_from(
     let mut clock = Stopwatch::start();
     let mut lap = |t: &mut f64| clock.lap(t);
     let mut current = ParCsr::split(&a, blocks);
-    drop(a);
+    // Level 0 gathered is the input when its rows are sorted: kept rather
+    // than gathered again.
+    let mut input = a.is_canonical().then_some(a);
+    // The whole matrix of the current level.
+    let mut whole = |m: &ParCsr| match input.take() {
+        Some(a) => a.into_csr(),
+        None => m.gather(),
+    };
     loop {
         let rows = current.global_rows();
         progress(levels.len(), rows);
         let coarsest =
             levels.len() + 1 >= o.max_levels || (!levels.is_empty() && rows <= o.max_coarse);
         if coarsest {
-            levels.push(Level::coarsest_csr(current.gather()));
+            levels.push(Level::coarsest_csr(whole(&current)));
             break;
         }
         lap(&mut 0.0);
@@ -77,7 +96,7 @@ pub(crate) fn build_from(
         }
         let total = coarse[cf.len()];
         if total == 0 || total == rows {
-            levels.push(Level::coarsest_csr(current.gather()));
+            levels.push(Level::coarsest_csr(whole(&current)));
             break;
         }
         // Every point's marker and global coarse index, by global index.
@@ -128,11 +147,12 @@ pub(crate) fn build_from(
         // hypre's `coarse_size >= (HYPRE_BigInt) (.75 * fine_size)`.
         cljp |= total >= (rows as f64 * 0.75) as usize;
         levels.push(Level {
-            a: current.gather(),
+            a: whole(&current),
             p: Some(p.gather()),
             coarse_points,
         });
         current = next;
+        release_free_memory();
     }
     Ok(Hierarchy {
         levels,
