@@ -84,30 +84,9 @@ impl RawCsr {
             |i| self.indptr[i + 1] - self.indptr[i],
             |i, cols, vals| {
                 let (c, v) = self.row(i);
-                if c.len() <= 64 {
-                    // Short rows (all of AMG's but the densest coarse
-                    // ones): an insertion sort in place, no allocation.
-                    cols.copy_from_slice(c);
-                    vals.copy_from_slice(v);
-                    for k in 1..cols.len() {
-                        let (j, x) = (cols[k], vals[k]);
-                        let mut t = k;
-                        while t > 0 && cols[t - 1] > j {
-                            cols[t] = cols[t - 1];
-                            vals[t] = vals[t - 1];
-                            t -= 1;
-                        }
-                        cols[t] = j;
-                        vals[t] = x;
-                    }
-                    return;
-                }
-                let mut order: Vec<usize> = (0..c.len()).collect();
-                order.sort_unstable_by_key(|&k| c[k]);
-                for (k, &o) in order.iter().enumerate() {
-                    cols[k] = c[o];
-                    vals[k] = v[o];
-                }
+                cols.copy_from_slice(c);
+                vals.copy_from_slice(v);
+                sort_row(cols, vals);
             },
         )
     }
@@ -386,6 +365,46 @@ fn concat_parts(
         indices,
         data,
     }
+}
+
+/// Sorts one row by column, values along (equal columns keep their
+/// order): an insertion sort in place for the short rows (all of AMG's
+/// but the densest coarse ones), packed keys in reused scratch for the
+/// others.
+pub(crate) fn sort_row(cols: &mut [u32], vals: &mut [f64]) {
+    if cols.len() <= 64 {
+        for k in 1..cols.len() {
+            let (j, x) = (cols[k], vals[k]);
+            let mut t = k;
+            while t > 0 && cols[t - 1] > j {
+                cols[t] = cols[t - 1];
+                vals[t] = vals[t - 1];
+                t -= 1;
+            }
+            cols[t] = j;
+            vals[t] = x;
+        }
+        return;
+    }
+    thread_local! {
+        static KEYS: std::cell::RefCell<(Vec<u64>, Vec<f64>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+    }
+    KEYS.with(|s| {
+        let (keys, old) = &mut *s.borrow_mut();
+        keys.clear();
+        keys.extend(
+            cols.iter()
+                .enumerate()
+                .map(|(k, &j)| (j as u64) << 32 | k as u64),
+        );
+        keys.sort_unstable();
+        old.clear();
+        old.extend_from_slice(vals);
+        for ((c, x), &key) in cols.iter_mut().zip(vals.iter_mut()).zip(keys.iter()) {
+            *c = (key >> 32) as u32;
+            *x = old[key as u32 as usize];
+        }
+    });
 }
 
 #[cfg(test)]

@@ -175,17 +175,9 @@ pub(crate) fn ext_pi(
     blocks
         .into_par_iter()
         .enumerate()
-        .map(|(r, (mut diag, mut offd))| {
-            // The offd columns: increasing global coarse index.
-            let (col_map, place) = super::parcsr::sorted_unique(&offd.indices);
-            offd.indices = place;
-            diag.ncols = sp.coarse[r + 1] - sp.coarse[r];
-            offd.ncols = col_map.len();
-            Local {
-                diag,
-                offd,
-                col_map,
-            }
+        // The offd columns: increasing global coarse index.
+        .map(|(r, (diag, offd))| {
+            Local::with_global_offd(diag, offd, sp.coarse[r + 1] - sp.coarse[r])
         })
         .collect()
 }
@@ -208,10 +200,16 @@ fn add(mark: &mut [u64], me: u64, g: usize, col: u32, out: &mut Rows) {
     }
 }
 
-/// hypre's distribution of a strong F neighbour's coupling: `distribute`
-/// times each of the couplings that counted, in row order.
+/// hypre's distribution of a strong F neighbour's coupling `x`: `x / sum`
+/// times each of the couplings that counted (their sum `sum`), in row
+/// order; to the diagonal when none did.
 #[inline(always)]
-fn spread(hits: &[(u32, f64)], distribute: f64, diagonal: &mut f64, d: &mut Rows, o: &mut Rows) {
+fn spread(hits: &[(u32, f64)], x: f64, sum: f64, diagonal: &mut f64, d: &mut Rows, o: &mut Rows) {
+    if sum == 0.0 {
+        *diagonal += x;
+        return;
+    }
+    let distribute = x / sum;
     for &(p, y) in hits {
         if p == GI {
             *diagonal += distribute * y;
@@ -389,11 +387,7 @@ fn row(
             } else {
                 local_hits(c1, v1, oc1, ov1, mark, me, gi, first, cmap, hits)
             };
-            if sum != 0.0 {
-                spread(hits, x / sum, &mut diagonal, d, o);
-            } else {
-                diagonal += x;
-            }
+            spread(hits, x, sum, &mut diagonal, d, o);
         } else if cf[g] != SF_PT && same_fn(g) {
             diagonal += x;
         }
@@ -410,11 +404,7 @@ fn row(
             // the others have no place).
             let (ec, ev) = ext.row(g);
             let sum = hits_of(ec, ev, mark, me, gi, first, n, hits);
-            if sum != 0.0 {
-                spread(hits, x / sum, &mut diagonal, d, o);
-            } else {
-                diagonal += x;
-            }
+            spread(hits, x, sum, &mut diagonal, d, o);
         } else if cf[g] != SF_PT && same_fn(g) {
             diagonal += x;
         }

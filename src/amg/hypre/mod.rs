@@ -15,8 +15,10 @@
 //! - [`strength`]: `hypre_BoomerAMGCreateSHost` (par_strength.c).
 //! - [`ruge`]: `CoarsenRuge` with coarsen type 10, the first pass inside
 //!   each rank (par_coarsen.c).
-//! - [`pmis`]: `CoarsenPMISHost` with `CF_init = 1` over the ranks, its
-//!   measures `|S^T_i|` plus `hypre_Rand()` seeded with `2747 + rank`.
+//! - [`pmis`]: `CoarsenPMISHost` with `CF_init = 1` over the ranks.
+//! - [`indepset`]: what PMIS and CLJP share (par_indepset.c): the measures
+//!   `|S^T_i|` plus `hypre_Rand()` seeded with `2747 + rank`, and the
+//!   independent set of the largest measures.
 //! - [`interp`]: `hypre_BoomerAMGBuildExtPIInterpHost` (par_lr_interp.c,
 //!   aux_interp.c).
 //! - [`trunc`]: `hypre_ParCSRMatrixTruncate` with `hypre_qsort2_abs`.
@@ -26,6 +28,7 @@
 //! - [`setup`]: the levels, as `hypre_BoomerAMGSetup` (par_amg_setup.c).
 
 mod cljp;
+mod indepset;
 mod interp;
 pub(crate) mod parcsr;
 pub(crate) mod pmis;
@@ -69,7 +72,7 @@ pub(crate) fn hmis_splitting(s: &crate::amg::raw::RawCsr) -> Vec<bool> {
 
 #[cfg(test)]
 mod tests {
-    use super::pmis::HypreRand;
+    use super::indepset::HypreRand;
 
     #[test]
     fn park_miller_matches_the_minimal_standards_check_value() {

@@ -287,6 +287,42 @@ pub(crate) struct Local {
 }
 
 impl Local {
+    /// A rank's block from rows whose offd entries carry global columns:
+    /// those become `col_map` (increasing), the entries its indices;
+    /// `ncols`: the rank's own columns.
+    pub fn with_global_offd(mut diag: RawCsr, mut offd: RawCsr, ncols: usize) -> Local {
+        let (col_map, place) = sorted_unique(&offd.indices);
+        offd.indices = place;
+        diag.ncols = ncols;
+        offd.ncols = col_map.len();
+        Local {
+            diag,
+            offd,
+            col_map,
+        }
+    }
+
+    /// Row `i` with global columns (`first`: the rank's first column) into
+    /// `cols`, `vals`, in stored order (diag block, then offd block); its
+    /// length.
+    #[inline]
+    pub fn global_row(&self, i: usize, first: u32, cols: &mut [u32], vals: &mut [f64]) -> usize {
+        let mut k = 0;
+        let (dc, dv) = self.diag.row(i);
+        for (&j, &x) in dc.iter().zip(dv) {
+            cols[k] = first + j;
+            vals[k] = x;
+            k += 1;
+        }
+        let (oc, ov) = self.offd.row(i);
+        for (&j, &x) in oc.iter().zip(ov) {
+            cols[k] = self.col_map[j as usize];
+            vals[k] = x;
+            k += 1;
+        }
+        k
+    }
+
     pub fn rows(&self) -> usize {
         self.diag.nrows
     }
@@ -415,62 +451,11 @@ impl ParCsr {
             },
             |g, cols, vals| {
                 let (r, i) = at(g);
-                let l = &self.ranks[r];
-                let first = self.cols[r] as u32;
-                let mut k = 0;
-                let (dc, dv) = l.diag.row(i);
-                for (&j, &x) in dc.iter().zip(dv) {
-                    cols[k] = first + j;
-                    vals[k] = x;
-                    k += 1;
-                }
-                let (oc, ov) = l.offd.row(i);
-                for (&j, &x) in oc.iter().zip(ov) {
-                    cols[k] = l.col_map[j as usize];
-                    vals[k] = x;
-                    k += 1;
-                }
-                sort_row(cols, vals);
+                self.ranks[r].global_row(i, self.cols[r] as u32, cols, vals);
+                crate::amg::raw::sort_row(cols, vals);
             },
         )
     }
-}
-
-/// Sorts one row by column, values along (its columns are distinct).
-fn sort_row(cols: &mut [u32], vals: &mut [f64]) {
-    if cols.len() <= 64 {
-        for k in 1..cols.len() {
-            let (j, x) = (cols[k], vals[k]);
-            let mut t = k;
-            while t > 0 && cols[t - 1] > j {
-                cols[t] = cols[t - 1];
-                vals[t] = vals[t - 1];
-                t -= 1;
-            }
-            cols[t] = j;
-            vals[t] = x;
-        }
-        return;
-    }
-    thread_local! {
-        static KEYS: std::cell::RefCell<(Vec<u64>, Vec<f64>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
-    }
-    KEYS.with(|s| {
-        let (keys, old) = &mut *s.borrow_mut();
-        keys.clear();
-        keys.extend(
-            cols.iter()
-                .enumerate()
-                .map(|(k, &j)| (j as u64) << 32 | k as u64),
-        );
-        keys.sort_unstable();
-        old.clear();
-        old.extend_from_slice(vals);
-        for ((c, x), &key) in cols.iter_mut().zip(vals.iter_mut()).zip(keys.iter()) {
-            *c = (key >> 32) as u32;
-            *x = old[key as u32 as usize];
-        }
-    });
 }
 
 /// One send of a rank's row to a neighbour (`send_map_elmts`).
@@ -553,6 +538,37 @@ pub(crate) fn comm_pkgs(cols: &[usize], col_maps: &[&[u32]]) -> Vec<Comm> {
         c.src = o;
     }
     comms
+}
+
+/// An exchange through the packages `comms` (hypre's
+/// `hypre_ParCSRCommHandleCreate`): each rank's offd columns receive
+/// `f(owner, slot)`, the value the owner's send slot carries.
+pub(crate) fn forward<T: Send>(
+    comms: &[Comm],
+    f: impl Fn(usize, usize) -> T + Sync,
+) -> Vec<Vec<T>> {
+    (comms.par_iter())
+        .map(|c| {
+            (c.from.iter())
+                .map(|&(o, slot)| f(o as usize, slot as usize))
+                .collect()
+        })
+        .collect()
+}
+
+/// The exchange back (hypre's job 12): each rank's send slots receive
+/// `f(to, at)`, what the receiver holds for offd column `at`.
+pub(crate) fn backward<T: Send>(
+    comms: &[Comm],
+    f: impl Fn(usize, usize) -> T + Sync,
+) -> Vec<Vec<T>> {
+    (comms.par_iter())
+        .map(|c| {
+            (c.sends.iter())
+                .map(|s| f(s.to as usize, s.at as usize))
+                .collect()
+        })
+        .collect()
 }
 
 /// Sorted unique `globals`, and where each input lands in it.

@@ -20,7 +20,7 @@
 
 use rayon::prelude::*;
 
-use super::parcsr::{par_rows, sorted_unique, Comm, FlatRows, Local, ParCsr, Rows};
+use super::parcsr::{par_rows, Comm, FlatRows, Local, ParCsr, Rows};
 use crate::amg::raw::RawCsr;
 
 /// A task's marks, the row (or a counter) they belong to in the high
@@ -100,12 +100,16 @@ fn touch(
 }
 
 /// Every fine row of `P` with global coarse columns, in stored order
-/// (diag block, then offd block): hypre's `P_ext` rows are these, split.
-struct GlobalP(FlatRows);
+/// (diag block, then offd block): hypre's `P_ext` rows are these, split;
+/// `diag[g]`: how many of row `g`'s entries are its owner's columns.
+struct GlobalP {
+    rows: FlatRows,
+    diag: Vec<u32>,
+}
 
 impl GlobalP {
     fn of(p: &ParCsr) -> GlobalP {
-        GlobalP(FlatRows::build(
+        let rows = FlatRows::build(
             &p.rows,
             |r| p.ranks[r].diag.nnz() + p.ranks[r].offd.nnz(),
             |r, c, v, ends| {
@@ -113,49 +117,48 @@ impl GlobalP {
                 let first = p.cols[r] as u32;
                 let mut t = 0;
                 for (i, end) in ends.iter_mut().enumerate() {
-                    let (dc, dv) = l.diag.row(i);
-                    for (&j, &x) in dc.iter().zip(dv) {
-                        c[t] = first + j;
-                        v[t] = x;
-                        t += 1;
-                    }
-                    let (oc, ov) = l.offd.row(i);
-                    for (&j, &x) in oc.iter().zip(ov) {
-                        c[t] = l.col_map[j as usize];
-                        v[t] = x;
-                        t += 1;
-                    }
+                    t += l.global_row(i, first, &mut c[t..], &mut v[t..]);
                     *end = t;
                 }
             },
-        ))
+        );
+        let diag = (p.ranks.par_iter())
+            .flat_map_iter(|l| (0..l.rows()).map(|i| l.diag.row(i).0.len() as u32))
+            .collect();
+        GlobalP { rows, diag }
     }
 
     #[inline(always)]
     fn row(&self, g: usize) -> (&[u32], &[f64]) {
-        self.0.row(g)
+        self.rows.row(g)
     }
 
-    /// Row `g` split as hypre's `P_ext` on the rank of coarse columns
-    /// `lo..hi`: those columns first, then the others, each in stored
-    /// order (for another rank's row, hypre's diag part is the owner's
-    /// offd entries in `lo..hi`; for its own, its diag block).
+    /// Row `g` split as hypre's `P_ext` on another rank, the one of
+    /// coarse columns `lo..hi`: those columns first, then the others, each
+    /// in stored order. hypre's diag part is the owner's offd entries in
+    /// `lo..hi`: the owner's own columns are never there.
     #[inline(always)]
     fn split_row(&self, g: usize, lo: u32, hi: u32, mut f: impl FnMut(u32, f64)) {
         let (c, v) = self.row(g);
-        if !c.iter().any(|&j| j.wrapping_sub(lo) < hi - lo) {
+        let nd = self.diag[g] as usize;
+        let inside = |j: u32| j.wrapping_sub(lo) < hi - lo;
+        let (oc, ov) = (&c[nd..], &v[nd..]);
+        if !oc.iter().any(|&j| inside(j)) {
             for (&j, &x) in c.iter().zip(v) {
                 f(j, x);
             }
             return;
         }
-        for (&j, &x) in c.iter().zip(v) {
-            if j.wrapping_sub(lo) < hi - lo {
+        for (&j, &x) in oc.iter().zip(ov) {
+            if inside(j) {
                 f(j, x);
             }
         }
-        for (&j, &x) in c.iter().zip(v) {
-            if j.wrapping_sub(lo) >= hi - lo {
+        for (&j, &x) in c[..nd].iter().zip(&v[..nd]) {
+            f(j, x);
+        }
+        for (&j, &x) in oc.iter().zip(ov) {
+            if !inside(j) {
                 f(j, x);
             }
         }
@@ -222,17 +225,7 @@ pub(crate) fn rap(a: &ParCsr, p: &ParCsr, _a_comms: &[Comm], p_comms: &[Comm]) -
     let ranks = blocks
         .into_par_iter()
         .enumerate()
-        .map(|(r, (mut diag, mut offd))| {
-            let (col_map, place) = sorted_unique(&offd.indices);
-            offd.indices = place;
-            diag.ncols = coarse_rows[r];
-            offd.ncols = col_map.len();
-            Local {
-                diag,
-                offd,
-                col_map,
-            }
-        })
+        .map(|(r, (diag, offd))| Local::with_global_offd(diag, offd, coarse_rows[r]))
         .collect();
     ParCsr {
         rows: p.cols.clone(),

@@ -130,12 +130,7 @@ pub(crate) fn of(a: &ParCsr, o: &StrengthOptions, dof: Dof) -> Vec<LocalS> {
             .flat_map(|l| {
                 (0..l.rows()).map(move |i| {
                     let (c, v) = l.diag.row(i);
-                    c.iter()
-                        .zip(v)
-                        .filter(|&(&j, _)| j as usize == i)
-                        .map(|(_, &x)| x)
-                        .sum::<f64>()
-                        .abs()
+                    crate::amg::strength::abs_diagonal(i, c, v)
                 })
             })
             .collect()
