@@ -8,7 +8,7 @@
 use rayon::prelude::*;
 
 use super::indepset::{measures, measures_offd, Points};
-use super::parcsr::{backward, forward, Comm};
+use super::parcsr::Comm;
 use super::strength::LocalS;
 use super::{C_PT, F_PT, SF_PT, UNDECIDED, Z_PT};
 
@@ -17,6 +17,10 @@ struct Rank {
     p: Points,
     /// The values this rank's send slots carry (hypre's `int_buf_data`).
     buf: Vec<i8>,
+    /// The send slots whose point may still change: all at first, then
+    /// those of undecided points (a decided point's marker, and so its
+    /// slots and the neighbours' copies, stay as they are).
+    live: Vec<u32>,
 }
 
 /// PMIS over the ranks. `first`: each rank's first pass (`CF_init = 1`:
@@ -63,6 +67,7 @@ pub(crate) fn pmis(s: &[LocalS], comms: &[Comm], first: Option<Vec<Vec<i8>>>) ->
             Rank {
                 p: Points::new(cf, measure, graph, c.from.len()),
                 buf: vec![0; c.sends.len()],
+                live: (0..c.sends.len() as u32).collect(),
             }
         })
         .collect();
@@ -85,11 +90,21 @@ pub(crate) fn pmis(s: &[LocalS], comms: &[Comm], first: Option<Vec<Vec<i8>>>) ->
             // (hypre's exchange 12); a point some neighbour took out
             // leaves the set, in slot order: a slot filled before a later
             // neighbour took the point out still carries 1.
-            let back = backward(comms, |to, at| ranks[to].p.cf_offd[at]);
+            let back: Vec<Vec<i8>> = (ranks.par_iter().zip(comms))
+                .map(|(k, c)| {
+                    (k.live.iter())
+                        .map(|&t| {
+                            let sl = c.sends[t as usize];
+                            ranks[sl.to as usize].p.cf_offd[sl.at as usize]
+                        })
+                        .collect()
+                })
+                .collect();
             (ranks.par_iter_mut().zip(comms).zip(back)).for_each(|((k, c), back)| {
-                for (t, sl) in c.sends.iter().enumerate() {
-                    let row = sl.row as usize;
-                    if back[t] == 0 && k.p.cf[row] > 0 {
+                for (&t, b) in k.live.iter().zip(back) {
+                    let t = t as usize;
+                    let row = c.sends[t].row as usize;
+                    if b == 0 && k.p.cf[row] > 0 {
                         k.p.cf[row] = 0;
                         k.buf[t] = 0;
                     } else {
@@ -121,13 +136,16 @@ pub(crate) fn pmis(s: &[LocalS], comms: &[Comm], first: Option<Vec<Vec<i8>>>) ->
             }
         });
         ranks.par_iter_mut().zip(comms).for_each(|(k, c)| {
-            for (t, sl) in c.sends.iter().enumerate() {
-                k.buf[t] = k.p.cf[sl.row as usize];
+            for &t in &k.live {
+                k.buf[t as usize] = k.p.cf[c.sends[t as usize].row as usize];
             }
         });
         send_buf(&mut ranks, comms);
         // Decided points leave the graph, their measures to 0.
-        ranks.par_iter_mut().for_each(|k| {
+        ranks.par_iter_mut().zip(comms).for_each(|(k, c)| {
+            let cf = &k.p.cf;
+            k.live
+                .retain(|&t| cf[c.sends[t as usize].row as usize] == 0);
             let Points {
                 cf,
                 cf_offd,
@@ -156,11 +174,21 @@ pub(crate) fn pmis(s: &[LocalS], comms: &[Comm], first: Option<Vec<Vec<i8>>>) ->
 }
 
 /// hypre's exchange 11: each rank's offd markers become what their
-/// owners' slots carry.
+/// owners' slots carry; those of decided points already are.
 fn send_buf(ranks: &mut [Rank], comms: &[Comm]) {
-    let got = forward(comms, |o, slot| ranks[o].buf[slot]);
-    ranks
-        .par_iter_mut()
-        .zip(got)
-        .for_each(|(k, g)| k.p.cf_offd = g);
+    let got: Vec<Vec<i8>> = (ranks.par_iter().zip(comms))
+        .map(|(k, c)| {
+            (k.p.graph_offd.iter())
+                .map(|&j| {
+                    let (o, slot) = c.from[j as usize];
+                    ranks[o as usize].buf[slot as usize]
+                })
+                .collect()
+        })
+        .collect();
+    ranks.par_iter_mut().zip(got).for_each(|(k, g)| {
+        for (&j, x) in k.p.graph_offd.iter().zip(g) {
+            k.p.cf_offd[j as usize] = x;
+        }
+    });
 }
