@@ -94,11 +94,18 @@ fn advice_lines(r: &Report) -> String {
             s += &format!("; most messages a rank receives {now} -> {then}");
         }
         if let Some([now, then]) = a.rows {
+            let rows = if now == then {
+                format!("keeps its {} rows", crate::group(now))
+            } else {
+                format!(
+                    "has {} rows, {} with it",
+                    crate::group(now),
+                    crate::group(then)
+                )
+            };
             s += &format!(
-                "; another hierarchy (the setup depends on the partition; L{} has {} rows, {} with it)",
-                a.level,
-                crate::group(now),
-                crate::group(then)
+                "; another hierarchy (the setup depends on the partition; L{} {rows})",
+                a.level
             );
         }
         if a.close {
