@@ -184,24 +184,31 @@ fn close(x: f64, y: f64) -> bool {
     (x - y).abs() <= 1e-9 * x.abs().max(y.abs()).max(1e-300)
 }
 
-/// `analyze --levels-from dir` on `machine`, every level checked against
-/// the files.
-fn check_levels(dir: &Path, machine_args: &[&str], m: &Box, ranks: usize, routers: usize) {
-    let work = tempfile::tempdir().unwrap();
-    let json = work.path().join("r.json");
-    let mut args = vec!["analyze", "--levels-from", dir.to_str().unwrap()];
-    args.extend(machine_args);
-    let out = work.path().join("o");
-    args.extend([
+/// `amgcomm analyze ARGS` with its report in `work/NAME` and its JSON
+/// (`work/NAME.json`) read back; the run must succeed.
+fn analyze_json(work: &Path, name: &str, args: &[&str]) -> serde_json::Value {
+    let json = work.join(format!("{name}.json"));
+    let out = work.join(name);
+    let mut all = vec!["analyze"];
+    all.extend(args);
+    all.extend([
         "--json",
         json.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
     ]);
-    let o = amgcomm(&args);
+    let o = amgcomm(&all);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
+}
+
+/// `analyze --levels-from dir` on `machine`, every level checked against
+/// the files.
+fn check_levels(dir: &Path, machine_args: &[&str], m: &Box, ranks: usize, routers: usize) {
+    let work = tempfile::tempdir().unwrap();
+    let mut args = vec!["--levels-from", dir.to_str().unwrap()];
+    args.extend(machine_args);
+    let r = analyze_json(work.path(), "r", &args);
     assert_eq!(r["partition"]["fine"], "input ranks");
     assert_eq!(r["partition"]["coarse"], "files");
     let levels = r["levels"].as_array().unwrap();
@@ -657,22 +664,10 @@ fn the_hypre_preset_builds_boomeramgs_levels_on_the_ranks() {
 fn dump_and_preset_agree(dir: &Path, machine: &[&str]) {
     let work = tempfile::tempdir().unwrap();
     let run = |input: &[&str], name: &str| -> serde_json::Value {
-        let json = work.path().join(format!("{name}.json"));
-        let out = work.path().join(name);
-        let mut args = vec!["analyze"];
-        args.extend(input);
+        let mut args = input.to_vec();
         args.extend(machine);
-        args.extend([
-            "--ops",
-            "spmv,spgemm,ptap,interp,restrict",
-            "--json",
-            json.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        let o = amgcomm(&args);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
+        args.extend(["--ops", "spmv,spgemm,ptap,interp,restrict"]);
+        analyze_json(work.path(), name, &args)
     };
     let a = dir.join("A");
     let dumped = run(&["--levels-from", dir.to_str().unwrap()], "dumped");

@@ -165,9 +165,9 @@ impl GlobalP {
     }
 }
 
-/// `P^T A P` over the ranks; `a_comms` and `p_comms` are `A`'s and `P`'s
-/// packages.
-pub(crate) fn rap(a: &ParCsr, p: &ParCsr, _a_comms: &[Comm], p_comms: &[Comm]) -> ParCsr {
+/// `P^T A P` over the ranks; `p_comms`: `P`'s packages, whose slots say
+/// which rank receives each row of `RAP_int`.
+pub(crate) fn rap(a: &ParCsr, p: &ParCsr, p_comms: &[Comm]) -> ParCsr {
     let r_diag: Vec<RawCsr> = p.ranks.par_iter().map(|l| l.diag.transpose()).collect();
     let r_offd: Vec<RawCsr> = p.ranks.par_iter().map(|l| l.offd.transpose()).collect();
     let gp = GlobalP::of(p);

@@ -131,7 +131,7 @@ pub(crate) fn build_from(
         };
         lap(&mut times.interpolation);
         let p_comms = comms_of(&p);
-        let next = rap::rap(&current, &p, &comms, &p_comms);
+        let next = rap::rap(&current, &p, &p_comms);
         lap(&mut times.rap);
         let coarse_points: Vec<u32> = (cf.iter().enumerate())
             .flat_map(|(r, c)| {
