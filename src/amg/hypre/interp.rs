@@ -16,7 +16,7 @@
 
 use rayon::prelude::*;
 
-use super::parcsr::{par_rows, source, Comm, FlatRows, Local, ParCsr, Rows};
+use super::parcsr::{par_rows, source, Comm, Entry, FlatRows, Head, Local, ParCsr, Rows};
 use super::strength::{Dof, LocalS};
 use super::trunc::truncate_row;
 use super::SF_PT;
@@ -57,7 +57,9 @@ const NOT_C: u32 = 1 << 31;
 /// it (hypre's `A_ext` rule: the diag block's first entry is the
 /// diagonal, positive when `>= 0`), diag block then offd block, global
 /// columns; a point that is no C point has [`NOT_C`] set: it has no place
-/// in any row and counts only as the row's own point.
+/// in any row and counts only as the row's own point. A row is tagged 1
+/// when its diagonal is missing or NaN: a strong F neighbour on the same
+/// rank then follows the local rule instead.
 fn couplings(a: &ParCsr, cf: &[i8]) -> FlatRows {
     let sgn = |v: &[f64]| {
         if v.first().is_some_and(|&d| d >= 0.0) {
@@ -79,36 +81,40 @@ fn couplings(a: &ParCsr, cf: &[i8]) -> FlatRows {
                 })
                 .sum()
         },
-        |r, c, v, ends| {
+        |r, e, heads| {
             let l = &a.ranks[r];
             let first = a.rows[r];
             let mut t = 0;
-            let mut put = |g: usize, y: f64| {
-                c[t] = if cf[g] >= 0 {
+            let put = |e: &mut [Entry], t: &mut usize, g: usize, y: f64| {
+                let col = if cf[g] >= 0 {
                     g as u32
                 } else {
                     g as u32 | NOT_C
                 };
-                v[t] = y;
-                t += 1;
-                t
+                e[*t] = Entry { col, val: y };
+                *t += 1;
             };
-            let mut end_at = 0;
-            for (i, end) in ends.iter_mut().enumerate() {
+            for (i, h) in heads.iter_mut().enumerate() {
+                let start = t;
                 let (dc, dv) = l.diag.row(i);
                 let s = sgn(dv);
                 for (&j, &y) in dc.iter().zip(dv).skip(1) {
                     if s * y < 0.0 {
-                        end_at = put(first + j as usize, y);
+                        put(e, &mut t, first + j as usize, y);
                     }
                 }
                 let (oc, ov) = l.offd.row(i);
                 for (&k, &y) in oc.iter().zip(ov) {
                     if s * y < 0.0 {
-                        end_at = put(l.col_map[k as usize] as usize, y);
+                        put(e, &mut t, l.col_map[k as usize] as usize, y);
                     }
                 }
-                *end = end_at;
+                let irregular = dv.first().is_none_or(|d| d.is_nan());
+                *h = Head {
+                    start,
+                    len: (t - start) as u32,
+                    tag: irregular as u32,
+                };
             }
         },
     )
@@ -120,8 +126,7 @@ fn couplings(a: &ParCsr, cf: &[i8]) -> FlatRows {
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn hits_of(
-    cols: &[u32],
-    vals: &[f64],
+    row: &[Entry],
     mark: &[u64],
     me: u64,
     gi: usize,
@@ -131,7 +136,8 @@ fn hits_of(
 ) -> f64 {
     hits.clear();
     let mut sum = 0.0;
-    for (&c, &y) in cols.iter().zip(vals) {
+    for x in row {
+        let (c, y) = (x.col, x.val);
         if c & NOT_C == 0 {
             let g2 = c as usize;
             if let Some(p) = place(mark[g2], me) {
@@ -369,6 +375,20 @@ fn row(
     // of hypre's A_ext need no test here.
     let same_fn = |g: usize| dof.is_none_or(|f| f[gi] == f[g]);
     let (dc, dv) = l.diag.row(i);
+    let (oc, ov) = l.offd.row(i);
+    // The strong F neighbours' rows, asked into the cache together.
+    for &j in &dc[1.min(dc.len())..] {
+        let g = first + j as usize;
+        if mark[g] == sf_mark {
+            ext.fetch(g);
+        }
+    }
+    for &k in oc {
+        let g = cmap[k as usize] as usize;
+        if mark[g] == sf_mark {
+            ext.fetch(g);
+        }
+    }
     let mut diagonal = dv.first().copied().unwrap_or(0.0);
     for (&j, &x) in dc.iter().zip(dv).skip(1) {
         let g = first + j as usize;
@@ -379,12 +399,12 @@ fn row(
             // A strong F neighbour of this rank: its row, the couplings
             // of the sign opposite to its diagonal (the rule of A_ext but
             // for a NaN or missing diagonal).
-            let (c1, v1) = l.diag.row(j as usize);
-            let (oc1, ov1) = l.offd.row(j as usize);
-            let sum = if v1.first().is_some_and(|d| !d.is_nan()) {
-                let (ec, ev) = ext.row(g);
-                hits_of(ec, ev, mark, me, gi, first, n, hits)
+            let (e, irregular) = ext.row(g);
+            let sum = if irregular == 0 {
+                hits_of(e, mark, me, gi, first, n, hits)
             } else {
+                let (c1, v1) = l.diag.row(j as usize);
+                let (oc1, ov1) = l.offd.row(j as usize);
                 local_hits(c1, v1, oc1, ov1, mark, me, gi, first, cmap, hits)
             };
             spread(hits, x, sum, &mut diagonal, d, o);
@@ -392,7 +412,6 @@ fn row(
             diagonal += x;
         }
     }
-    let (oc, ov) = l.offd.row(i);
     for (&k, &x) in oc.iter().zip(ov) {
         let g = cmap[k as usize] as usize;
         let mk = mark[g];
@@ -402,8 +421,7 @@ fn row(
             // A_ext: the owner's row without its diagonal, the couplings of
             // the sign opposite to it (of the owner's columns the C points:
             // the others have no place).
-            let (ec, ev) = ext.row(g);
-            let sum = hits_of(ec, ev, mark, me, gi, first, n, hits);
+            let sum = hits_of(ext.row(g).0, mark, me, gi, first, n, hits);
             spread(hits, x, sum, &mut diagonal, d, o);
         } else if cf[g] != SF_PT && same_fn(g) {
             diagonal += x;

@@ -172,50 +172,82 @@ where
         .collect()
 }
 
-/// Rows by global index in one flat CSR (a level's rows as every rank
+/// An entry of [`FlatRows`]: column and value side by side, 12 bytes, so
+/// a short row is one or two cache lines (the rows are read at random).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, packed(4))]
+pub(crate) struct Entry {
+    pub col: u32,
+    pub val: f64,
+}
+
+/// Where a row of [`FlatRows`] is, with a tag its builder chose: one
+/// read finds the row.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Head {
+    pub start: usize,
+    pub len: u32,
+    pub tag: u32,
+}
+
+/// Rows by global index in one flat array (a level's rows as every rank
 /// reads them), filled rank by rank in parallel.
 pub(crate) struct FlatRows {
-    pub ptr: Vec<usize>,
-    pub cols: Vec<u32>,
-    pub vals: Vec<f64>,
+    pub heads: Vec<Head>,
+    pub entries: Vec<Entry>,
 }
 
 impl FlatRows {
     /// Rank `r` owns rows `starts[r]..starts[r + 1]` and has `count(r)`
-    /// entries; `fill(r, cols, vals, ends)` writes them, `ends[i]` the end
-    /// of its row `i` counted from its first entry.
+    /// entries; `fill(r, entries, heads)` writes them, each head's start
+    /// counted from the rank's first entry.
     pub fn build<C, F>(starts: &[usize], count: C, fill: F) -> FlatRows
     where
         C: Fn(usize) -> usize + Sync,
-        F: Fn(usize, &mut [u32], &mut [f64], &mut [usize]) + Sync,
+        F: Fn(usize, &mut [Entry], &mut [Head]) + Sync,
     {
         let ranks = starts.len() - 1;
         let nnz: Vec<usize> = (0..ranks).into_par_iter().map(&count).collect();
         let total: usize = nnz.iter().sum();
-        let (mut cols, mut vals) = (vec![0u32; total], vec![0f64; total]);
-        let mut ptr = vec![0usize; starts[ranks] + 1];
+        let mut entries = vec![Entry::default(); total];
+        let mut heads = vec![Head::default(); starts[ranks]];
         let mut pieces = Vec::with_capacity(ranks);
-        let (mut c, mut v, mut q) = (&mut cols[..], &mut vals[..], &mut ptr[1..]);
+        let (mut e, mut h) = (&mut entries[..], &mut heads[..]);
         let mut base = 0;
         for (r, &k) in nnz.iter().enumerate() {
-            let (c1, c2) = c.split_at_mut(k);
-            let (v1, v2) = v.split_at_mut(k);
-            let (q1, q2) = q.split_at_mut(starts[r + 1] - starts[r]);
-            pieces.push((r, base, c1, v1, q1));
-            (c, v, q) = (c2, v2, q2);
+            let (e1, e2) = e.split_at_mut(k);
+            let (h1, h2) = h.split_at_mut(starts[r + 1] - starts[r]);
+            pieces.push((r, base, e1, h1));
+            (e, h) = (e2, h2);
             base += k;
         }
-        pieces.into_par_iter().for_each(|(r, base, c, v, q)| {
-            fill(r, c, v, q);
-            q.iter_mut().for_each(|e| *e += base);
+        pieces.into_par_iter().for_each(|(r, base, e, h)| {
+            fill(r, e, h);
+            h.iter_mut().for_each(|x| x.start += base);
         });
-        FlatRows { ptr, cols, vals }
+        FlatRows { heads, entries }
+    }
+
+    /// Row `g`'s head, its entries asked into the cache (the rows are
+    /// read at random: asking for several before reading them overlaps
+    /// their cache misses).
+    #[inline(always)]
+    pub fn fetch(&self, g: usize) -> Head {
+        let h = self.heads[g];
+        #[cfg(target_arch = "x86_64")]
+        if let Some(e) = self.entries.get(h.start) {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            // SAFETY: a prefetch only hints the cache (SSE is part of
+            // x86_64); the address is an entry's.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(e as *const Entry as *const i8) };
+        }
+        h
     }
 
     #[inline(always)]
-    pub fn row(&self, g: usize) -> (&[u32], &[f64]) {
-        let (b, e) = (self.ptr[g], self.ptr[g + 1]);
-        (&self.cols[b..e], &self.vals[b..e])
+    pub fn row(&self, g: usize) -> (&[Entry], u32) {
+        let h = self.heads[g];
+        (&self.entries[h.start..h.start + h.len as usize], h.tag)
     }
 }
 

@@ -20,19 +20,20 @@
 
 use rayon::prelude::*;
 
-use super::parcsr::{par_rows, Comm, FlatRows, Local, ParCsr, Rows};
+use super::parcsr::{par_rows, Comm, Entry, FlatRows, Head, Local, ParCsr, Rows};
 use crate::amg::raw::RawCsr;
 
-/// A task's marks, the row (or a counter) they belong to in the high
-/// half, the place in the row in the low one: `mark` over the coarse
-/// columns of the row being built, `int` over those of a `RAP_int` row,
-/// `ra` over the rank's fine columns (diag, then offd) of the row of
-/// `R A`.
+/// A task's marks, each a column's place in its row plus one (0: not in
+/// it), cleared after the row (4 bytes a column, so they stay in cache):
+/// `mark` over the coarse columns of the row being built, `int` over
+/// those of a `RAP_int` row, `ra` over the rank's fine columns (diag,
+/// then offd) of the row of `R A`.
 struct Marks {
-    mark: Vec<u64>,
-    int: Vec<u64>,
-    count: u64,
-    ra: Vec<u64>,
+    mark: Vec<u32>,
+    int: Vec<u32>,
+    /// The rows of `P` a row of `A` reaches, with their factors.
+    batch: Vec<(Head, f64)>,
+    ra: Vec<u32>,
     int_row: Acc,
     row_d: Acc,
     row_o: Acc,
@@ -74,13 +75,11 @@ impl Acc {
 }
 
 /// Adds `x` to column `g` of a row (`len` entries in `cols`, `vals`): a
-/// new entry at the first touch (the low half of `mark[g]` its place), a
-/// sum after.
-#[allow(clippy::too_many_arguments)]
+/// new entry at the first touch (`mark[g]` its place plus one), a sum
+/// after.
 #[inline(always)]
 fn touch(
-    mark: &mut [u64],
-    me: u64,
+    mark: &mut [u32],
     g: usize,
     col: u32,
     x: f64,
@@ -89,22 +88,53 @@ fn touch(
     len: &mut usize,
 ) {
     let m = mark[g];
-    if m >> 32 != me {
-        mark[g] = me << 32 | *len as u64;
+    if m == 0 {
+        mark[g] = *len as u32 + 1;
         cols[*len] = col;
         vals[*len] = x;
         *len += 1;
     } else {
-        vals[m as u32 as usize] += x;
+        vals[m as usize - 1] += x;
+    }
+}
+
+/// A coarse row being summed: its columns in `lo..hi` (the rank's own,
+/// local indices) in `d`, the others in `o`, both marked in `mark` by
+/// global column.
+struct CoarseRow<'m> {
+    mark: &'m mut [u32],
+    lo: u32,
+    hi: u32,
+    d: &'m mut Acc,
+    o: &'m mut Acc,
+}
+
+impl CoarseRow<'_> {
+    #[inline(always)]
+    fn add(&mut self, g: u32, x: f64) {
+        let (acc, col) = if g.wrapping_sub(self.lo) < self.hi - self.lo {
+            (&mut *self.d, g - self.lo)
+        } else {
+            (&mut *self.o, g)
+        };
+        let (cols, vals, len) = acc.parts();
+        touch(self.mark, g as usize, col, x, cols, vals, len);
+    }
+}
+
+/// Clears the marks of a row's columns (`mark[col + base]`).
+#[inline(always)]
+fn clear(mark: &mut [u32], cols: &[u32], base: usize) {
+    for &c in cols {
+        mark[c as usize + base] = 0;
     }
 }
 
 /// Every fine row of `P` with global coarse columns, in stored order
-/// (diag block, then offd block): hypre's `P_ext` rows are these, split;
-/// `diag[g]`: how many of row `g`'s entries are its owner's columns.
+/// (diag block, then offd block), each tagged with how many of its
+/// entries are its owner's columns: hypre's `P_ext` rows are these, split.
 struct GlobalP {
     rows: FlatRows,
-    diag: Vec<u32>,
 }
 
 impl GlobalP {
@@ -112,25 +142,53 @@ impl GlobalP {
         let rows = FlatRows::build(
             &p.rows,
             |r| p.ranks[r].diag.nnz() + p.ranks[r].offd.nnz(),
-            |r, c, v, ends| {
+            |r, e, heads| {
                 let l = &p.ranks[r];
                 let first = p.cols[r] as u32;
                 let mut t = 0;
-                for (i, end) in ends.iter_mut().enumerate() {
-                    t += l.global_row(i, first, &mut c[t..], &mut v[t..]);
-                    *end = t;
+                for (i, h) in heads.iter_mut().enumerate() {
+                    let start = t;
+                    let (dc, dv) = l.diag.row(i);
+                    for (&j, &x) in dc.iter().zip(dv) {
+                        e[t] = Entry {
+                            col: first + j,
+                            val: x,
+                        };
+                        t += 1;
+                    }
+                    let (oc, ov) = l.offd.row(i);
+                    for (&k, &x) in oc.iter().zip(ov) {
+                        e[t] = Entry {
+                            col: l.col_map[k as usize],
+                            val: x,
+                        };
+                        t += 1;
+                    }
+                    *h = Head {
+                        start,
+                        len: (t - start) as u32,
+                        tag: dc.len() as u32,
+                    };
                 }
             },
         );
-        let diag = (p.ranks.par_iter())
-            .flat_map_iter(|l| (0..l.rows()).map(|i| l.diag.row(i).0.len() as u32))
-            .collect();
-        GlobalP { rows, diag }
+        GlobalP { rows }
     }
 
     #[inline(always)]
-    fn row(&self, g: usize) -> (&[u32], &[f64]) {
-        self.rows.row(g)
+    fn head(&self, g: usize) -> Head {
+        self.rows.heads[g]
+    }
+
+    /// Row `g`'s head, its entries asked into the cache.
+    #[inline(always)]
+    fn fetch(&self, g: usize) -> Head {
+        self.rows.fetch(g)
+    }
+
+    #[inline(always)]
+    fn entries(&self, h: Head) -> &[Entry] {
+        &self.rows.entries[h.start..h.start + h.len as usize]
     }
 
     /// Row `g` split as hypre's `P_ext` on another rank, the one of
@@ -138,28 +196,27 @@ impl GlobalP {
     /// in stored order. hypre's diag part is the owner's offd entries in
     /// `lo..hi`: the owner's own columns are never there.
     #[inline(always)]
-    fn split_row(&self, g: usize, lo: u32, hi: u32, mut f: impl FnMut(u32, f64)) {
-        let (c, v) = self.row(g);
-        let nd = self.diag[g] as usize;
+    fn split_row(&self, h: Head, lo: u32, hi: u32, mut f: impl FnMut(u32, f64)) {
+        let (e, nd) = (self.entries(h), h.tag);
         let inside = |j: u32| j.wrapping_sub(lo) < hi - lo;
-        let (oc, ov) = (&c[nd..], &v[nd..]);
-        if !oc.iter().any(|&j| inside(j)) {
-            for (&j, &x) in c.iter().zip(v) {
-                f(j, x);
+        let (de, oe) = e.split_at(nd as usize);
+        if !oe.iter().any(|x| inside(x.col)) {
+            for x in e {
+                f(x.col, x.val);
             }
             return;
         }
-        for (&j, &x) in oc.iter().zip(ov) {
-            if inside(j) {
-                f(j, x);
+        for x in oe {
+            if inside(x.col) {
+                f(x.col, x.val);
             }
         }
-        for (&j, &x) in c[..nd].iter().zip(&v[..nd]) {
-            f(j, x);
+        for x in de {
+            f(x.col, x.val);
         }
-        for (&j, &x) in oc.iter().zip(ov) {
-            if !inside(j) {
-                f(j, x);
+        for x in oe {
+            if !inside(x.col) {
+                f(x.col, x.val);
             }
         }
     }
@@ -199,10 +256,10 @@ pub(crate) fn rap(a: &ParCsr, p: &ParCsr, p_comms: &[Comm]) -> ParCsr {
         .unwrap_or(0);
     let coarse_rows: Vec<usize> = p.ranks.iter().map(|l| l.diag.ncols).collect();
     let init = || Marks {
-        mark: vec![u64::MAX; nc],
-        int: vec![u64::MAX; nc],
-        count: 0,
-        ra: vec![u64::MAX; fine_cols],
+        mark: vec![0; nc],
+        int: vec![0; nc],
+        batch: Vec::new(),
+        ra: vec![0; fine_cols],
         int_row: Acc::new(nc),
         row_d: Acc::new(nc),
         row_o: Acc::new(nc),
@@ -250,39 +307,35 @@ impl Ctx<'_> {
         let (a, p, gp) = (self.a, self.p, self.gp);
         let (cr, ce) = (p.cols[r] as u32, p.cols[r + 1] as u32);
         let gc = cr as usize + ic;
-        let me = gc as u64;
         let Marks {
             mark,
             int,
-            count,
             int_row,
+            batch,
             row_d,
             row_o,
             ra,
             ra_o,
             ra_d,
         } = m;
-        let mark = &mut mark[..];
-        let (dc, dv, dn) = row_d.parts();
-        let (oc, ov, on) = row_o.parts();
-        (*dn, *on) = (0, 0);
-        let mut add = |g: u32, x: f64| {
-            if g.wrapping_sub(cr) < ce - cr {
-                touch(mark, me, g as usize, g - cr, x, dc, dv, dn);
-            } else {
-                touch(mark, me, g as usize, g, x, oc, ov, on);
-            }
+        (row_d.len, row_o.len) = (0, 0);
+        let mut row = CoarseRow {
+            mark,
+            lo: cr,
+            hi: ce,
+            d: row_d,
+            o: row_o,
         };
-        add(gc as u32, 0.0);
+        row.add(gc as u32, 0.0);
         // The rows of RAP_int, by slot.
         for &t in slots {
             let s = self.p_comms[r].sends[t as usize];
-            *count += 1;
-            self.rap_int_row(int, *count, int_row, s.to as usize, s.at as usize);
+            self.rap_int_row(int, batch, int_row, s.to as usize, s.at as usize);
             let (ic, iv) = int_row.entries();
             for (&g, &x) in ic.iter().zip(iv) {
-                add(g, x);
+                row.add(g, x);
             }
+            clear(int, ic, 0);
         }
         // Row ic of R A: its offd part, then its diag part, first touch;
         // marked by local fine column (diag j, offd n + k).
@@ -297,30 +350,40 @@ impl Ctx<'_> {
         for (&i1, &re) in rc.iter().zip(rv) {
             let (ac, av) = l.offd.row(i1 as usize);
             for (&k, &ae) in ac.iter().zip(av) {
-                touch(ra, me, n + k as usize, k, re * ae, roc, rov, ron);
+                touch(ra, n + k as usize, k, re * ae, roc, rov, ron);
             }
             let (ac, av) = l.diag.row(i1 as usize);
             for (&j, &ae) in ac.iter().zip(av) {
-                touch(ra, me, j as usize, j, re * ae, rdc, rdv, rdn);
+                touch(ra, j as usize, j, re * ae, rdc, rdv, rdn);
             }
         }
         for (&k, &rae) in roc[..*ron].iter().zip(&rov[..*ron]) {
             let g = l.col_map[k as usize] as usize;
-            gp.split_row(g, cr, ce, |c, x| add(c, rae * x));
+            gp.split_row(gp.head(g), cr, ce, |c, x| row.add(c, rae * x));
         }
         for (&j, &rae) in rdc[..*rdn].iter().zip(&rdv[..*rdn]) {
-            let (pc, pv) = gp.row(first + j as usize);
-            for (&c, &x) in pc.iter().zip(pv) {
-                add(c, rae * x);
+            for x in gp.entries(gp.head(first + j as usize)) {
+                row.add(x.col, rae * x.val);
             }
         }
-        row_d.append_to(d);
-        row_o.append_to(o);
+        clear(ra, &roc[..*ron], n);
+        clear(ra, &rdc[..*rdn], 0);
+        clear(row.mark, row.d.entries().0, cr as usize);
+        clear(row.mark, row.o.entries().0, 0);
+        row.d.append_to(d);
+        row.o.append_to(o);
     }
 
     /// Rank `q`'s row of `RAP_int` for its offd coarse column `at`, global
-    /// columns, into `acc` (marked `me` in `int`).
-    fn rap_int_row(&self, int: &mut [u64], me: u64, acc: &mut Acc, q: usize, at: usize) {
+    /// columns, into `acc` (marked in `int`, left for the caller to clear).
+    fn rap_int_row(
+        &self,
+        int: &mut [u32],
+        batch: &mut Vec<(Head, f64)>,
+        acc: &mut Acc,
+        q: usize,
+        at: usize,
+    ) {
         let (a, p, gp) = (self.a, self.p, self.gp);
         let (cols, vals, len) = acc.parts();
         *len = 0;
@@ -329,20 +392,27 @@ impl Ctx<'_> {
         let first = a.rows[q];
         let (rc, rv) = self.r_offd[q].row(at);
         for (&i1, &re) in rc.iter().zip(rv) {
+            // The rows of P this row of A reaches, found first: the
+            // lookups are independent, so their cache misses overlap.
+            batch.clear();
             let (ac, av) = l.offd.row(i1 as usize);
             for (&k, &ae) in ac.iter().zip(av) {
-                let rae = re * ae;
-                let g = l.col_map[k as usize] as usize;
-                gp.split_row(g, cq, ce, |c, x| {
-                    touch(int, me, c as usize, c, rae * x, cols, vals, len)
-                });
+                batch.push((gp.fetch(l.col_map[k as usize] as usize), re * ae));
             }
+            let no = batch.len();
             let (ac, av) = l.diag.row(i1 as usize);
             for (&j, &ae) in ac.iter().zip(av) {
-                let rae = re * ae;
-                let (pc, pv) = gp.row(first + j as usize);
-                for (&c, &x) in pc.iter().zip(pv) {
-                    touch(int, me, c as usize, c, rae * x, cols, vals, len);
+                batch.push((gp.fetch(first + j as usize), re * ae));
+            }
+            for &(h, rae) in &batch[..no] {
+                gp.split_row(h, cq, ce, |c, x| {
+                    touch(int, c as usize, c, rae * x, cols, vals, len)
+                });
+            }
+            for &(h, rae) in &batch[no..] {
+                for x in gp.entries(h) {
+                    let c = x.col;
+                    touch(int, c as usize, c, rae * x.val, cols, vals, len);
                 }
             }
         }
