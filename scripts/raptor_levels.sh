@@ -40,8 +40,9 @@ petsc() {
   "$AMGCOMM" generate "$1" --n "$2" --output "$WORK/$3" >/dev/null
 }
 
-OUT=tests/data/raptor/raptor_levels.csv
-mkdir -p "$(dirname "$OUT")"
+# Written whole at the end: a failed run leaves the recorded table as it was.
+OUT=$WORK/raptor_levels.csv
+DEST=tests/data/raptor/raptor_levels.csv
 {
   echo "# RAPtor $COMMIT (raptor-library/raptor, 2018-06-07) through tools/raptor_levels.cpp,"
   echo "# recorded by scripts/raptor_levels.sh on $(date -u +%Y-%m-%d): mpirun --oversubscribe -n RANKS"
@@ -68,4 +69,6 @@ for c in "${CASES[@]}"; do
   done
   echo "$name on $ranks ranks: $RUNS runs" >&2
 done
-echo "wrote $OUT" >&2
+mkdir -p "$(dirname "$DEST")"
+mv "$OUT" "$DEST"
+echo "wrote $DEST" >&2
