@@ -12,7 +12,7 @@
 # RUNS (default 3) runs of each case: RAPtor orders a package's sends by
 # message arrival, so the last bits of its sums, and the entries its 1e-16
 # drop tolerance keeps, can change from run to run. Needs cmake, mpicxx,
-# liblapack-dev and libblas-dev; about 3 minutes to build, 6 to run on 2
+# liblapack-dev and libblas-dev; about 3 minutes to build, 4 to run on 2
 # cores. CI cannot fetch RAPtor: the tests read the table.
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 RAPTOR_SRC [RUNS]" >&2; exit 2; }
