@@ -377,7 +377,7 @@ fn row(
     let (dc, dv) = l.diag.row(i);
     let (oc, ov) = l.offd.row(i);
     // The strong F neighbours' rows, asked into the cache together.
-    for &j in &dc[1.min(dc.len())..] {
+    for &j in dc.iter().skip(1) {
         let g = first + j as usize;
         if mark[g] == sf_mark {
             ext.fetch(g);
