@@ -16,7 +16,7 @@
 // nonzeros over five runs, rows and messages the same.
 //
 // usage: mpirun -n P ./raptor_levels MATRIX.pk [--vars K] [--theta T] [--matops]
-//                                              [--blocks FILE]
+//                                              [--blocks FILE] [--dump DIR]
 //   default  : ParRugeStubenSolver(theta, HMIS, Extended, Classical, SOR), theta 0.5
 //              (RAPtor's linear-elasticity setting: examples/benchmark_amg.cpp:116,
 //              examples/benchmark_matops.cpp:204)
@@ -27,6 +27,10 @@
 //   --theta T: strong threshold (overrides either preset)
 //   --blocks FILE: P+1 whitespace-separated row starts (0 ... N); rank r owns rows
 //              [start[r], start[r+1]); default: readParMatrix's own even split
+//   --dump DIR: every rank also writes each level's A and P as DIR/A<l>.<rank>
+//              and DIR/P<l>.<rank>, one "row col value" line per stored entry
+//              (global indices; each row's on_proc entries, then its off_proc
+//              ones, in stored order)
 //
 // Output (rank 0), one line per level:
 //   level, global rows, global nnz, active ranks (local rows > 0),
@@ -66,6 +70,30 @@ static void comm_totals(ParCSRMatrix* M, long& msgs, long& bytes)
     bytes = sum0(sz) * (long) sizeof(double);
 }
 
+// One rank's rows of M, in stored order, as "row col value" lines.
+static void dump(ParCSRMatrix* M, const char* dir, const char* name, int level, int rank)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s%d.%d", dir, name, level, rank);
+    FILE* f = fopen(path, "w");
+    if (!f)
+    {
+        fprintf(stderr, "cannot write %s\n", path);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (int i = 0; i < M->local_num_rows; i++)
+    {
+        int row = M->local_row_map[i];
+        for (int k = M->on_proc->idx1[i]; k < M->on_proc->idx1[i + 1]; k++)
+            fprintf(f, "%d %d %.17g\n", row, M->on_proc_column_map[M->on_proc->idx2[k]],
+                    M->on_proc->vals[k]);
+        for (int k = M->off_proc->idx1[i]; k < M->off_proc->idx1[i + 1]; k++)
+            fprintf(f, "%d %d %.17g\n", row, M->off_proc_column_map[M->off_proc->idx2[k]],
+                    M->off_proc->vals[k]);
+    }
+    fclose(f);
+}
+
 int main(int argc, char* argv[])
 {
     MPI_Init(&argc, &argv);
@@ -84,6 +112,7 @@ int main(int argc, char* argv[])
     // ---- options -------------------------------------------------------
     const char* matrix = argv[1];
     const char* blocks = NULL;
+    const char* dump_dir = NULL;
     int num_vars = 1;
     double theta = 0.5;
     bool theta_set = false, matops = false;
@@ -94,6 +123,7 @@ int main(int argc, char* argv[])
         { theta = atof(argv[++i]); theta_set = true; }
         else if (!strcmp(argv[i], "--matops")) matops = true;
         else if (!strcmp(argv[i], "--blocks") && i + 1 < argc) blocks = argv[++i];
+        else if (!strcmp(argv[i], "--dump") && i + 1 < argc) dump_dir = argv[++i];
         else
         {
             if (rank == 0) fprintf(stderr, "unknown option %s\n", argv[i]);
@@ -161,6 +191,11 @@ int main(int argc, char* argv[])
         long a_msgs, a_bytes, p_msgs = 0, p_bytes = 0;
         comm_totals(Al, a_msgs, a_bytes);
         if (Pl) comm_totals(Pl, p_msgs, p_bytes);
+        if (dump_dir)
+        {
+            dump(Al, dump_dir, "A", l, rank);
+            if (Pl) dump(Pl, dump_dir, "P", l, rank);
+        }
         if (rank == 0)
         {
             if (Pl)

@@ -13,6 +13,7 @@ mod hypre;
 mod interp;
 pub mod levels_io;
 mod rap;
+mod raptor;
 pub(crate) mod raw;
 mod sizes;
 pub mod strength;
@@ -193,7 +194,10 @@ pub enum Preset {
     /// (mfem_linear_elasticity.cpp), HMIS (split_hmis: RS inside each rank,
     /// then PMIS with weights srand(2448422 + first_local_row); rand() /
     /// RAND_MAX), extended interpolation without truncation
-    /// (par_interpolation.cpp), max_coarse 50, max_levels 25.
+    /// (par_interpolation.cpp), max_coarse 50, max_levels 25. With
+    /// hmis-raptor the interpolation and the Galerkin product are RAPtor's
+    /// own on the ranks, operation for operation: the levels RAPtor builds
+    /// with its sends in rank order.
     #[value(name = "raptor-2018")]
     Raptor2018,
     /// RAPtor's benchmark_matops as it ran on Blue Waters in June 2018
@@ -540,6 +544,8 @@ pub fn build_ranked(
         lap(&mut times.strength);
         // A different seed per level, reproducible from the run's seed.
         let seed = o.seed.wrapping_add(levels.len() as u64);
+        // RAPtor's states (C, F, isolated), for its own interpolation.
+        let mut states: Option<Vec<i8>> = None;
         let splitting = match o.coarsening {
             Coarsening::Rs => coarsen::rs(&s, &st, false),
             Coarsening::Rs2 => coarsen::rs(&s, &st, true),
@@ -552,13 +558,16 @@ pub fn build_ranked(
                     random[w[0]..w[1]].copy_from_slice(&raptor_random[b][..w[1] - w[0]]);
                 }
                 if o.coarsening == Coarsening::HmisRaptor {
-                    coarsen::hmis_raptor(&s, &st, &blocks, &random)
+                    let st8 = raptor::hmis::hmis_states(&s, &st, &blocks, &random);
+                    let split = st8.iter().map(|&x| x == raptor::interp::C).collect();
+                    states = Some(st8);
+                    split
                 } else {
                     coarsen::cljp_raptor(&s, &st, &random)
                 }
             }
         };
-        drop((s, st));
+        drop(st);
         lap(&mut times.coarsening);
         let coarse_points: Vec<u32> = (0..splitting.len() as u32)
             .filter(|&i| splitting[i as usize])
@@ -568,11 +577,25 @@ pub fn build_ranked(
             levels.push(Level::coarsest(current));
             break;
         }
-        let mut p = match o.interpolation {
-            Interpolation::Direct => interp::direct(&current, &c, &splitting),
-            Interpolation::Classical => interp::classical(&current, &c, &splitting),
-            Interpolation::ExtendedI => interp::extended_i(&current, &c, &splitting, fns),
+        let mut p = match (o.interpolation, &states) {
+            (Interpolation::ExtendedI, Some(state)) => {
+                // RAPtor's extended interpolation on its ranks.
+                let (coarse_of, _) = interp::coarse_index(&splitting);
+                let vars = (nf > 1).then(|| fns.to_vec(current.nrows));
+                let l = raptor::interp::Level {
+                    a: &current,
+                    s: &s,
+                    state,
+                    blocks: &blocks,
+                    vars: vars.as_deref(),
+                };
+                raptor::interp::extended(&l, &coarse_of, coarse_points.len())
+            }
+            (Interpolation::Direct, _) => interp::direct(&current, &c, &splitting),
+            (Interpolation::Classical, _) => interp::classical(&current, &c, &splitting),
+            (Interpolation::ExtendedI, _) => interp::extended_i(&current, &c, &splitting, fns),
         };
+        drop(s);
         if o.p_max_elmts > 0 || o.trunc_factor > 0.0 {
             p = hypre::truncate(&p, o.trunc_factor, o.p_max_elmts);
         }
@@ -580,17 +603,21 @@ pub fn build_ranked(
         // the setup's memory peak.
         drop(c);
         lap(&mut times.interpolation);
-        let next = rap::galerkin(&current, &p);
-        lap(&mut times.rap);
-        if nf > 1 {
-            let all = fns.to_vec(current.nrows);
-            functions = Some(coarse_points.iter().map(|&i| all[i as usize]).collect());
-        }
         // A rank's coarse rows: its C points, in order.
         let mut coarse_blocks = vec![0usize; blocks.len()];
         for (b, w) in blocks.windows(2).enumerate() {
             coarse_blocks[b + 1] =
                 coarse_blocks[b] + splitting[w[0]..w[1]].iter().filter(|&&c| c).count();
+        }
+        let next = if o.coarsening.uses_ranks() {
+            raptor::matmult::galerkin(&current, &p, &blocks, &coarse_blocks)
+        } else {
+            rap::galerkin(&current, &p)
+        };
+        lap(&mut times.rap);
+        if nf > 1 {
+            let all = fns.to_vec(current.nrows);
+            functions = Some(coarse_points.iter().map(|&i| all[i as usize]).collect());
         }
         blocks = coarse_blocks;
         levels.push(Level {
