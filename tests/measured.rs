@@ -69,7 +69,8 @@ fn measured_times_and_ratios_are_reported_per_level() {
     let l4 = &levels[4]["ops"];
     assert_eq!(l4["spmv"]["measured"]["seconds"], 2.064631e-04);
     assert_eq!(l4["spmv"]["measured"]["max_msgs"], 58);
-    assert_eq!(l4["spmv"]["measured"]["bytes"], 440120);
+    // RAPtor's Total Bytes: between nodes only.
+    assert_eq!(l4["spmv"]["measured"]["inter_node_bytes"], 440120);
     assert_eq!(l4["spgemm"]["measured"]["seconds"], 1.368048e-03);
     for l in &levels[..5] {
         for op in ["spmv", "spgemm"] {
@@ -179,11 +180,14 @@ fn reads_the_two_blue_waters_runs() {
     let x0 = a.get(0, Op::Spmv).unwrap();
     assert_eq!(x0.seconds, 1.193471e-04);
     assert_eq!(
-        (x0.max_msgs, x0.bytes, x0.active_processes),
+        (x0.max_msgs, x0.inter_node_bytes, x0.active_processes),
         (Some(19), Some(840144), Some(128))
     );
     let p1 = a.get(1, Op::Spgemm).unwrap();
-    assert_eq!((p1.seconds, p1.bytes), (9.002438e-01, Some(6066560)));
+    assert_eq!(
+        (p1.seconds, p1.inter_node_bytes),
+        (9.002438e-01, Some(6066560))
+    );
     assert_eq!(a.get(6, Op::Spmv).unwrap().seconds, 1.813231e-04);
     assert_eq!(a.get(6, Op::Spmv).unwrap().active_processes, Some(85));
     assert_eq!(a.max_active(), Some(128));
@@ -191,7 +195,8 @@ fn reads_the_two_blue_waters_runs() {
     for b in common::blocks(common::RUN) {
         let m = a.get(b.level, b.op).unwrap();
         assert_eq!(m.seconds, b.comm_time.parse::<f64>().unwrap());
-        assert_eq!(m.bytes, Some(b.total_bytes));
+        assert_eq!(m.inter_node_bytes, Some(b.total_bytes));
+        assert_eq!(m.bytes, None);
     }
     // The second run was killed after "Level 5": five levels stand.
     let b = parse(&common::log(common::KILLED)).unwrap();

@@ -166,6 +166,7 @@ impl MeasuredFile {
                 max_msgs: Some(r.max_msgs),
                 messages: Some(r.messages),
                 bytes: Some(r.bytes),
+                inter_node_bytes: None,
                 active_processes: Some(r.active),
             });
         }

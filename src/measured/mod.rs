@@ -7,8 +7,9 @@
 //!
 //! - RAPtor's per-level benchmark output, as printed for the EuroMPI'18
 //!   study: blocks `Level N`, then `A*P:` and `A*x`, each followed by
-//!   `Key: value` or `Key = value` lines (`Max Num Msgs`, `Total Bytes`,
-//!   `Num Active Processes`, `Comm Time`, ...). A batch system's prologue
+//!   `Key: value` or `Key = value` lines (`Max Num Msgs`, `Total Bytes`:
+//!   the bytes between nodes only, `Num Active Processes`, `Comm Time`,
+//!   ...). A batch system's prologue
 //!   before the first `Level` and an epilogue after the last complete
 //!   block are skipped; a block cut short (a killed run) ends the file.
 //!   `A*x` is spmv, `A*P` spgemm, `P*e` interp, `P.T*r` restrict.
@@ -21,7 +22,7 @@
 //!   by `amgcomm replay`): run metadata and, per level and operation,
 //!   `seconds` (the maximum over ranks of one exchange, the median over
 //!   iterations) and optionally `min_seconds`, `max_msgs`, `messages`,
-//!   `bytes` and `active_processes`:
+//!   `bytes`, `inter_node_bytes` and `active_processes`:
 //!
 //! ```json
 //! {"format": "amgcomm-measured", "version": 1, "machine": "bluewaters",
@@ -62,9 +63,15 @@ pub struct MeasuredOp {
     /// Messages over all ranks (and steps).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub messages: Option<u64>,
-    /// Bytes over all messages (`Total Bytes`).
+    /// Bytes over all messages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<u64>,
+    /// Bytes over the messages between nodes: RAPtor's `Total Bytes`,
+    /// which sums only its off-node classes (`size_short + size_eager +
+    /// size_rend` in util/linalg/par_spmv.cpp and par_matmult.cpp; the
+    /// `Node` and `Socket` classes are on-node).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inter_node_bytes: Option<u64>,
     /// Ranks taking part (`Num Active Processes`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active_processes: Option<usize>,

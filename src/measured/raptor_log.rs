@@ -130,7 +130,7 @@ pub(super) fn parse_raptor(text: &str) -> Result<Measured, MeasuredError> {
         };
         match key {
             "Max Num Msgs" => b.fields.max_msgs = Some(count()?),
-            "Total Bytes" => b.fields.bytes = Some(count()?),
+            "Total Bytes" => b.fields.inter_node_bytes = Some(count()?),
             "Num Active Processes" => b.fields.active_processes = Some(count()? as usize),
             "Comm Time" => {
                 let s = number()?;
@@ -179,7 +179,7 @@ pub struct Printed {
     pub op: Op,
     /// `Max Num Msgs`.
     pub max_msgs: u64,
-    /// `Total Bytes`.
+    /// `Total Bytes` (between nodes).
     pub total_bytes: u64,
     /// `Num Active Processes`.
     pub active_processes: u64,
@@ -278,16 +278,16 @@ mod tests {
         assert_eq!(m.depth(), 2);
         let aa = m.get(1, Op::Aa).unwrap();
         assert_eq!(
-            (aa.seconds, aa.max_msgs, aa.bytes),
+            (aa.seconds, aa.max_msgs, aa.inter_node_bytes),
             (1e-5, Some(3), Some(1000))
         );
         let x = m.get(0, Op::Spmv).unwrap();
-        assert_eq!((x.seconds, x.bytes), (7e-5, Some(7000)));
+        assert_eq!((x.seconds, x.inter_node_bytes), (7e-5, Some(7000)));
         // P's vector block is interp's exchange; the S blocks and P's
         // matrix blocks are not read; the TAP blocks are node-aware-3's.
         let e = m.get(1, Op::Interp).unwrap();
         assert_eq!(
-            (e.seconds, e.max_msgs, e.bytes),
+            (e.seconds, e.max_msgs, e.inter_node_bytes),
             (9e-5, Some(3), Some(9000))
         );
         assert_eq!(m.levels[&0].len(), 3);
@@ -352,7 +352,7 @@ mod tests {
         let m = parse_raptor(&text).unwrap();
         let e = m.get(2, Op::Interp).unwrap();
         assert_eq!(
-            (e.seconds, e.max_msgs, e.bytes),
+            (e.seconds, e.max_msgs, e.inter_node_bytes),
             (3.5e-5, Some(7), Some(7000))
         );
         let r = m.get(2, Op::Restrict).unwrap();
