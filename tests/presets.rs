@@ -798,3 +798,72 @@ fn hostile_microbenchmark_folders_are_one_line() {
     let o = amgcomm(dir.path(), &["machine", "fit", "aurora", "x"]);
     refused(&o, 2, &["aurora: no measured runs to fit it from"]);
 }
+
+/// Every machine says where its work around the messages comes from: Blue
+/// Waters' own fit, the presets that borrow it (naming it), and a machine
+/// file that carries Blue Waters' values without a source (borrowed); in
+/// `machine show` and in report.html.
+#[test]
+fn every_machine_says_where_its_row_work_comes_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let row_work_line = |name: &str| -> String {
+        let o = amgcomm(dir.path(), &["machine", "show", name]);
+        assert_eq!(o.status.code(), Some(0), "{name}");
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("row work: "))
+            .map(str::to_owned);
+        line.unwrap_or_else(|| panic!("{name}: no row work line in {text}"))
+    };
+    assert!(row_work_line("bluewaters").contains("fitted to the measurements"));
+    for name in [
+        "lassen",
+        "summit",
+        "frontier",
+        "elcapitan",
+        "aurora",
+        "perlmutter",
+    ] {
+        let line = row_work_line(name);
+        assert!(
+            line.contains("assumed: Blue Waters' fit to RAPtor's benchmark_matops logs"),
+            "{name}: {line}"
+        );
+    }
+    // A hand-written file with Blue Waters' parameters and no provenance.
+    let mut m = Machine::bluewaters();
+    m.name = "mine".into();
+    let file = dir.path().join("mine.json");
+    std::fs::write(&file, serde_json::to_string(&m).unwrap()).unwrap();
+    let line = row_work_line(file.to_str().unwrap());
+    assert!(line.contains("borrowed: Blue Waters' fit"), "{line}");
+    let out = dir.path().join("report");
+    let o = amgcomm(
+        dir.path(),
+        &[
+            "analyze",
+            "gen:poisson3d:6",
+            "--machine",
+            file.to_str().unwrap(),
+            "--nodes",
+            "1",
+            "--ppn",
+            "4",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    // The provenance table's row, HTML-escaped.
+    assert!(
+        html.contains("row_work") && html.contains("borrowed: Blue Waters&#39; fit"),
+        "no row work source in report.html"
+    );
+}

@@ -147,6 +147,7 @@ mod with_mpi {
             real_nodes: t.real_nodes,
             mpi_library: Session::library_version(),
             date: cal::utc_now(),
+            host: Session::processor_name(),
             quick: a.quick,
             measurements: csv
                 .file_name()

@@ -365,6 +365,32 @@ impl Machine {
         self.provenance.clone()
     }
 
+    /// Where this machine's row work ([`RowWork`]) comes from, in words:
+    /// `calibrate`'s measurement, the machine's own provenance line for it,
+    /// or Blue Waters' fit, borrowed, when the machine has no fit of its
+    /// own.
+    pub fn row_work_source(&self) -> String {
+        let measured = (self.calibration.iter())
+            .flat_map(|c| &c.fits)
+            .filter(|f| f.parameter.starts_with("row_work."))
+            .map(|f| format!("{}: {}", f.parameter, f.method))
+            .collect::<Vec<_>>();
+        if !measured.is_empty() {
+            return measured.join("; ");
+        }
+        if let Some(p) =
+            (self.provenance_or_default().into_iter()).find(|p| p.parameter.starts_with("row_work"))
+        {
+            return p.source;
+        }
+        if self.params.row_work == RowWork::bluewaters() {
+            return "borrowed: Blue Waters' fit to RAPtor's benchmark_matops logs of June 2018 \
+                    (the machine has no fit of its own; amgcomm calibrate measures it where it runs)"
+                .into();
+        }
+        "given in the machine file, without a source".into()
+    }
+
     /// `P = nodes * ppn`.
     pub fn ranks(&self) -> usize {
         self.nodes * self.ppn

@@ -611,6 +611,7 @@ fn fit_params(
         real_nodes: 2,
         mpi_library: String::new(),
         date: String::new(),
+        host: String::new(),
         quick: false,
         measurements: String::new(),
         notes: Vec::new(),

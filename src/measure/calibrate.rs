@@ -65,6 +65,8 @@ pub struct Schedule {
     pub injection_bytes: u64,
     /// Message sizes of the contention test.
     pub contention_bytes: Vec<u64>,
+    /// Rows a rank of the row-work test holds (27 nonzeros a row).
+    pub row_rows: Vec<usize>,
 }
 
 impl Schedule {
@@ -88,6 +90,7 @@ impl Schedule {
             queue_counts: vec![16, 32, 64, 128, 256, 512, 1024, 2048],
             injection_bytes: max_bytes,
             contention_bytes: vec![(max_bytes / 16).max(1), max_bytes],
+            row_rows: vec![1 << 11, 1 << 13, 1 << 15],
         }
     }
 
@@ -106,6 +109,7 @@ impl Schedule {
             queue_counts: vec![16, 32, 64, 128, 256, 512],
             injection_bytes: max_bytes,
             contention_bytes: vec![max_bytes],
+            row_rows: vec![1 << 11, 1 << 14],
         }
     }
 }
@@ -125,6 +129,12 @@ pub enum Experiment {
     /// Every rank of the sending nodes sends one message to another node:
     /// a shift or a pair of nodes (the `pattern`).
     Contention,
+    /// Every rank copies its local matrix as RAPtor's `communicate(A)`
+    /// does (`messages`: the nonzeros copied; `active`: the ranks at it).
+    RowCopy,
+    /// Every rank packs its rows into (value, index) pairs and unpacks
+    /// them (`messages`: the elements packed plus unpacked).
+    RowPack,
 }
 
 impl Experiment {
@@ -136,6 +146,8 @@ impl Experiment {
             Experiment::QueueReversed => "queue-reversed",
             Experiment::QueueMatching => "queue-matching",
             Experiment::Contention => "contention",
+            Experiment::RowCopy => "row-copy",
+            Experiment::RowPack => "row-pack",
         }
     }
 }
@@ -176,7 +188,10 @@ pub fn csv(samples: &[Sample]) -> String {
     for s in samples {
         let locality = match s.experiment {
             Experiment::PingPong(l) => &l.default_name(),
-            Experiment::QueueReversed | Experiment::QueueMatching => "",
+            Experiment::QueueReversed
+            | Experiment::QueueMatching
+            | Experiment::RowCopy
+            | Experiment::RowPack => "",
             Experiment::Injection | Experiment::Contention => "network",
         };
         let _ = writeln!(
@@ -238,6 +253,8 @@ pub struct Setup {
     pub mpi_library: String,
     /// The date, UTC.
     pub date: String,
+    /// The host rank 0 ran on (MPI's processor name).
+    pub host: String,
     /// `--quick`.
     pub quick: bool,
     /// The CSV file's name.
@@ -694,6 +711,11 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
         warnings.push(w.clone());
         notes.push(w);
     }
+    // The work around the messages, where its kernels were timed.
+    let rw = super::row_work::from_kernels(samples, params.row_work, &setup.host, &setup.date);
+    params.row_work = rw.row_work;
+    fits.extend(rw.fits);
+    not_measured.extend(rw.not_measured);
     let calibration = Calibration {
         tool: format!("amgcomm {} calibrate", env!("CARGO_PKG_VERSION")),
         date: setup.date.clone(),
@@ -863,6 +885,7 @@ mod tests {
             real_nodes: nodes,
             mpi_library: "test MPI".into(),
             date: "2026-11-23T00:00:00Z".into(),
+            host: "test-host".into(),
             quick: false,
             measurements: "m.csv".into(),
             notes: vec![],

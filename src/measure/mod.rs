@@ -11,7 +11,9 @@
 //! - [`replay`]: each rank's part of saved patterns and the measured JSON
 //!   a replay writes;
 //! - [`row_work`]: the local work of an exchange of matrix rows, fitted
-//!   to RAPtor's benchmark_matops logs;
+//!   to RAPtor's benchmark_matops logs, or to [`row_kernels`] timed where
+//!   `calibrate` runs;
+//! - [`row_kernels`]: that work as RAPtor does it, as kernels to time;
 //! - `mpi` (feature `mpi`): the experiments and the replay with real MPI
 //!   (rsmpi).
 
@@ -22,4 +24,5 @@ pub mod locality_aware;
 #[cfg(feature = "mpi")]
 pub mod mpi;
 pub mod replay;
+pub mod row_kernels;
 pub mod row_work;

@@ -16,6 +16,8 @@
 //! best such). A parameter the data drives to zero is reported as not
 //! separable from the network terms, not forced.
 
+use super::calibrate::{Experiment, Sample};
+use crate::machine::Fit;
 use crate::machine::RowWork;
 
 /// One measured exchange of the table.
@@ -203,9 +205,147 @@ fn solve(rows: &[Row], cols: &[usize]) -> Option<Vec<f64>> {
     Some(x)
 }
 
+/// The row-work terms `calibrate` measured: the machine's [`RowWork`],
+/// each measured value's [`Fit`], and what was kept.
+pub struct FromKernels {
+    /// `base` with the measured values.
+    pub row_work: RowWork,
+    /// One for each measured value.
+    pub fits: Vec<Fit>,
+    /// Each value kept, with why.
+    pub not_measured: Vec<String>,
+}
+
+/// `rowcopy` and `rowpack` from `calibrate`'s timed kernels
+/// ([`super::row_kernels`], every rank at once): each the slope of the
+/// slowest rank's seconds over the nonzeros copied, or the elements
+/// packed plus unpacked, by weighted least squares of `t = a + c n` over
+/// the sizes (the intercept takes the timer's and the loop's constant
+/// part). `per_received` and the error factor keep `base`'s: no serial
+/// receive or exchange of rows is timed. Without row-work samples (an
+/// older CSV) nothing changes.
+pub fn from_kernels(samples: &[Sample], base: RowWork, host: &str, date: &str) -> FromKernels {
+    let mut out = FromKernels {
+        row_work: base,
+        fits: Vec::new(),
+        not_measured: Vec::new(),
+    };
+    let of = |e: Experiment| -> Vec<(f64, f64)> {
+        (samples.iter())
+            .filter(|s| s.experiment == e)
+            .map(|s| (s.messages as f64, s.seconds))
+            .collect()
+    };
+    let (copy, pack) = (of(Experiment::RowCopy), of(Experiment::RowPack));
+    if copy.is_empty() && pack.is_empty() {
+        return out;
+    }
+    let ranks = samples
+        .iter()
+        .find(|s| s.experiment == Experiment::RowCopy)
+        .map_or(0, |s| s.active);
+    let what = [
+        (
+            "copy_per_nonzero",
+            copy,
+            "a rank's local matrix copied as RAPtor's communicate(A) copies it, per nonzero",
+        ),
+        (
+            "per_element",
+            pack,
+            "rows packed into (value, index) pairs and unpacked as RAPtor's communication_helper does, per element packed or unpacked",
+        ),
+    ];
+    for (name, points, how) in what {
+        let parameter = format!("row_work.{name}");
+        match super::fit::line(&points) {
+            Some(l) if l.per_byte > 0.0 && l.slope_significant => {
+                match name {
+                    "copy_per_nonzero" => out.row_work.copy_per_nonzero = l.per_byte,
+                    _ => out.row_work.per_element = l.per_byte,
+                }
+                out.fits.push(Fit {
+                    parameter,
+                    method: format!(
+                        "measured by amgcomm calibrate on {host}, {date}: {how}, the slowest of {ranks} ranks at it at once; weighted least squares of t = a + c n over {} sizes",
+                        l.points
+                    ),
+                    value: Some(l.per_byte),
+                    alpha: None,
+                    rate: None,
+                    r2: Some(l.r2),
+                    rel_err: Some(l.rel_err),
+                    points: l.points,
+                    bytes: None,
+                });
+            }
+            _ => out.not_measured.push(format!(
+                "{parameter}: the timed kernel's seconds did not grow with its size; Blue Waters' {:e} kept",
+                match name {
+                    "copy_per_nonzero" => base.copy_per_nonzero,
+                    _ => base.per_element,
+                }
+            )),
+        }
+    }
+    out.not_measured.push(format!(
+        "row_work.per_received: a serial receive is not timed apart from the ping-pongs; Blue Waters' {:e} kept",
+        base.per_received
+    ));
+    out.not_measured.push(format!(
+        "row_work.error: no exchange of rows is timed here; Blue Waters' factor {} kept",
+        base.error
+    ));
+    out.not_measured.push(
+        "gpus.work: no device copy or kernel is timed (calibrate uses host buffers; amgcomm has no CUDA or HIP): a GPU machine's device work stays its preset's"
+            .into(),
+    );
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn calibrates_kernels_give_the_slopes_with_their_provenance() {
+        use crate::measure::calibrate::{Experiment, Sample};
+        let at = |e: Experiment, n: u64, t: f64| Sample {
+            experiment: e,
+            pattern: String::new(),
+            bytes: 0,
+            messages: n,
+            active: 4,
+            hops: 0.0,
+            seconds: t,
+            min_seconds: t,
+            repetitions: 1,
+        };
+        // 2 ns a nonzero and 3 ns an element, each over a 5 us constant.
+        let samples: Vec<Sample> = [1e5, 4e5, 1.6e6]
+            .iter()
+            .flat_map(|&n| {
+                [
+                    at(Experiment::RowCopy, n as u64, 5e-6 + 2e-9 * n),
+                    at(Experiment::RowPack, n as u64, 5e-6 + 3e-9 * n),
+                ]
+            })
+            .collect();
+        let base = RowWork::bluewaters();
+        let got = from_kernels(&samples, base, "node7", "2026-11-27T00:00:00Z");
+        assert!((got.row_work.copy_per_nonzero / 2e-9 - 1.0).abs() < 1e-9);
+        assert!((got.row_work.per_element / 3e-9 - 1.0).abs() < 1e-9);
+        assert_eq!(got.row_work.per_received, base.per_received);
+        assert_eq!(got.fits.len(), 2);
+        assert!(got.fits[0]
+            .method
+            .starts_with("measured by amgcomm calibrate on node7, 2026-11-27T00:00:00Z"));
+        assert_eq!(got.not_measured.len(), 3);
+        // No row-work samples: nothing changes, nothing is said.
+        let none = from_kernels(&[], base, "node7", "");
+        assert_eq!(none.row_work, base);
+        assert!(none.fits.is_empty() && none.not_measured.is_empty());
+    }
 
     #[test]
     fn recovers_known_parameters_and_leaves_an_absent_one_at_zero() {

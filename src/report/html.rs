@@ -410,12 +410,16 @@ fn section_title(name: &str) -> &'static str {
 /// Where the machine's parameters come from.
 fn provenance(m: &crate::machine::Machine) -> String {
     let sources = m.provenance_or_default();
-    if sources.is_empty() {
-        return String::new();
-    }
-    let rows: Vec<Vec<Cell>> = (sources.iter())
+    let mut rows: Vec<Vec<Cell>> = (sources.iter())
         .map(|s| vec![text(s.parameter.clone()), text(s.source.clone())])
         .collect();
+    // The work around the messages always says where it comes from.
+    if !sources.iter().any(|s| s.parameter.starts_with("row_work")) {
+        rows.push(vec![
+            text("row_work".to_string()),
+            text(m.row_work_source()),
+        ]);
+    }
     format!(
         "<h2 id=\"provenance\">Where {}'s parameters come from</h2>\n{}",
         esc(&m.name),

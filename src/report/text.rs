@@ -64,6 +64,15 @@ pub fn machine(m: &Machine) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    let w = &p.row_work;
+    s += &format!(
+        "row work: {:.1e} s a nonzero copied, {:.1e} s an element packed or unpacked, {:.1e} s a serial receive (error factor {:.2}); {}\n",
+        w.copy_per_nonzero,
+        w.per_element,
+        w.per_received,
+        w.error,
+        m.row_work_source()
+    );
     if let Some(g) = &m.gpus {
         s += &format!(
             "\ngpus: {} per node, {} memory; copies h2d {:.1e} s + s / {:.1e} B/s, d2h {:.1e} s + s / {:.1e} B/s\n",

@@ -462,6 +462,50 @@ fn contention(s: &Session, t: &Topology, m: &Machine, o: &Schedule) -> Vec<Sampl
     out
 }
 
+/// RAPtor's local work around an exchange of rows
+/// ([`crate::measure::row_kernels`]), every rank at it at once as in an
+/// exchange: per size, each batch the slowest rank's mean. Samples on
+/// rank 0.
+fn row_work(s: &Session, o: &Schedule) -> Vec<Sample> {
+    let mut out = Vec::new();
+    for &rows in &o.row_rows {
+        let (mut copy, mut pack, mut counts) = (Vec::new(), Vec::new(), (0, 0));
+        for _ in 0..o.batches {
+            s.quiet_barrier();
+            let t = crate::measure::row_kernels::time(rows, s.rank, o.batch_seconds);
+            let worst = s.max_on_root(&[t.copy_seconds, t.pack_seconds]);
+            copy.push(worst[0]);
+            pack.push(worst[1]);
+            counts = (t.nnz as u64, t.elements as u64);
+        }
+        if s.rank == 0 {
+            let pattern = format!("{rows} rows a rank");
+            let ranks = s.size as u64;
+            out.push(sample(
+                Experiment::RowCopy,
+                pattern.clone(),
+                0,
+                counts.0,
+                ranks,
+                0.0,
+                &copy,
+                1,
+            ));
+            out.push(sample(
+                Experiment::RowPack,
+                pattern,
+                0,
+                counts.1,
+                ranks,
+                0.0,
+                &pack,
+                1,
+            ));
+        }
+    }
+    out
+}
+
 /// Runs every test (collective) and returns all samples on rank 0 (empty
 /// elsewhere). `m` gives the network for the contention hops.
 pub fn measure(
@@ -483,6 +527,8 @@ pub fn measure(
         s.quiet_barrier();
     }
     mine.extend(contention(s, t, m, o));
+    s.quiet_barrier();
+    mine.extend(row_work(s, o));
     let text = serde_json::to_vec(&mine).expect("samples serialise");
     let all = s.gather_bytes(&text);
     all.iter()

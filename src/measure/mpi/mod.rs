@@ -130,6 +130,11 @@ impl Session {
         }
     }
 
+    /// The host this rank runs on (MPI's processor name).
+    pub fn processor_name() -> String {
+        mpi::environment::processor_name().unwrap_or_else(|_| "an unnamed host".into())
+    }
+
     /// The largest of every rank's `x`, on rank 0 (others get `x`).
     pub fn max_on_root(&self, x: &[f64]) -> Vec<f64> {
         let root = self.world.process_at_rank(0);
