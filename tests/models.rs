@@ -17,7 +17,7 @@ fn reproduce_json_is_within_one_percent_of_every_printed_value() {
     // (../shared/reference/lassen/README.md, reference values).
     let (measured, cases): (Vec<_>, Vec<_>) = (all.iter()).partition(|c| {
         let name = c["case"].as_str().unwrap();
-        ["Lassen", "El Capitan", "Perlmutter"]
+        ["Lassen", "El Capitan", "Perlmutter", "Fitted"]
             .iter()
             .any(|p| name.starts_with(p))
     });
@@ -68,6 +68,43 @@ fn reproduce_json_is_within_one_percent_of_every_printed_value() {
         (net4["paper"].as_f64().unwrap() - 6.3).abs() < 0.05,
         "{net4}"
     );
+    // Each fit of the work around the messages beside the measurements
+    // it was fitted to: one row per level-op of its table, and their
+    // median factor is the machine's error, the close-call factor.
+    let median_factor = |rows: &[&serde_json::Value]| {
+        let mut logs: Vec<f64> = (rows.iter())
+            .map(|c| {
+                (c["amgcomm"].as_f64().unwrap() / c["paper"].as_f64().unwrap())
+                    .ln()
+                    .abs()
+            })
+            .collect();
+        logs.sort_by(f64::total_cmp);
+        let n = logs.len();
+        (if n % 2 == 1 {
+            logs[n / 2]
+        } else {
+            0.5 * (logs[n / 2 - 1] + logs[n / 2])
+        })
+        .exp()
+    };
+    let row_work = of("Fitted row work, Blue Waters aa");
+    assert_eq!(row_work.len(), 56);
+    let bw = amgcomm::machine::RowWork::bluewaters().error;
+    assert!(
+        (median_factor(&row_work) - bw).abs() < 1e-9,
+        "{}",
+        median_factor(&row_work)
+    );
+    let device = of("Fitted device work, Lassen");
+    assert_eq!(device.len(), 96);
+    let lassen_error = amgcomm::machine::presets::preset("lassen")
+        .unwrap()
+        .gpus
+        .unwrap()
+        .work
+        .error;
+    assert!((median_factor(&device) - lassen_error).abs() < 1e-9);
     let cases: Vec<&serde_json::Value> = cases.into_iter().collect();
     assert_eq!(cases.len(), 16);
     let find = |prefix: &str| {

@@ -17,6 +17,7 @@
 //! log3P's pack table.
 
 pub mod classic;
+pub mod fit_table;
 pub mod pack_bench;
 pub mod reproduce;
 mod senders;

@@ -309,7 +309,57 @@ pub fn measured_cases() -> Result<Vec<Case>, ReproduceError> {
     for &(name, label, file, table, host) in MEASURED {
         out.extend(preset_cases(name, label, file, table, host)?);
     }
+    out.extend(fitted_work_cases());
     Ok(out)
+}
+
+/// The tables the work terms were fitted to (the project's own format,
+/// compiled in; `scripts/fit_row_work.sh`, `scripts/fit_device_work.sh`).
+const ROW_WORK_TABLE: &str = include_str!("../../tests/data/presets/bluewaters_row_work.csv");
+const DEVICE_WORK_TABLE: &str = include_str!("../../tests/data/presets/lassen_device_work.csv");
+
+/// Each fit of the work around the messages beside the measurements it
+/// was fitted to, level by level: Blue Waters' row work for `aa`
+/// (RAPtor's benchmark_matops, ms) and Lassen's device work for the GPU
+/// strategies (BenchPress's SpMV, us). Their median factor is the
+/// machine's `error`, the advice's close-call factor.
+pub fn fitted_work_cases() -> Vec<Case> {
+    let lassen = (crate::machine::presets::preset("lassen").and_then(|m| m.gpus))
+        .expect("the lassen preset has its GPUs");
+    let w = lassen.work;
+    let tables = [
+        (
+            "Fitted row work, Blue Waters aa",
+            ROW_WORK_TABLE,
+            crate::machine::RowWork::bluewaters().as_array(),
+            (1e3, "ms"),
+            "network terms + rowcopy + rowpack, params.row_work (scripts/fit_row_work.sh)",
+        ),
+        (
+            "Fitted device work, Lassen",
+            DEVICE_WORK_TABLE,
+            [w.kernel, w.aware_call, 0.0],
+            (1e6, "us"),
+            "network terms and memcpy + kernel + devicempi, gpus.work (scripts/fit_device_work.sh)",
+        ),
+    ];
+    let mut out = Vec::new();
+    for (label, table, c, (scale, unit), note) in tables {
+        // Compiled in and read by the fits' own tests.
+        let rows = super::fit_table::read_table(table).expect("a fitted table reads");
+        for r in &rows {
+            out.push(case(
+                &format!(
+                    "{label}, {} ranks, {}, level {} ({unit})",
+                    r.ranks, r.strategy, r.level
+                ),
+                r.measured * scale,
+                super::fit_table::modeled(r, &c) * scale,
+                note,
+            ));
+        }
+    }
+    out
 }
 
 fn preset_cases(
