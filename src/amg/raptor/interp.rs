@@ -16,17 +16,20 @@
 //! 4. Each entry is divided by `-w`.
 //!
 //! RAPtor's quirks are kept, as they change the values:
-//! - an off-rank `k`'s row lists its owner's C columns (strong ones, then
-//!   weak ones by kind: see [`Received`]) before the others;
+//! - an off-rank `k`'s row is summed by kind (see [`Received`]: the F
+//!   columns of `r`, the weak then the strong C columns of `r`, the weak
+//!   then the strong C columns of other ranks), each kind in the order it
+//!   was sent, its owner's columns first;
 //! - an on-rank `k`'s off-rank columns count only if some row of `r`
 //!   depends strongly on them;
 //! - a row of an off-rank `k` stops marking strong entries after a strong
-//!   isolated one (PI:64);
+//!   isolated one (par_interpolation.cpp:64);
 //! - a weak C column received for `k` stays only if it is in the set of
 //!   columns the rank collects, where a weak one is entered two above its
-//!   number (PI:382);
+//!   number (par_interpolation.cpp:382);
 //! - a zero denominator (`|sum| < 1e-16`) adds to `w` the entry of `A`
-//!   at the place the strong connection has in `S` (PI:733, 817).
+//!   at the place the strong connection has in `S`
+//!   (par_interpolation.cpp:733, 817).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
