@@ -5,6 +5,8 @@
 //! blocks. Messages and bytes are counted here from the levels' matrices
 //! and the ranks' rows alone, as RAPtor's packages hold them.
 
+mod common;
+
 use std::collections::BTreeMap;
 
 use amgcomm::amg::{build_ranked, Hierarchy, Preset};
@@ -184,11 +186,10 @@ fn the_presets_are_raptor_up_to_its_arrival_order() {
     }
 }
 
+/// `amgcomm args`, which must succeed.
 fn amgcomm(args: &[&str]) -> std::process::Output {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_amgcomm"))
-        .args(args)
-        .output()
-        .expect("binary runs");
+    let dir = std::env::current_dir().unwrap();
+    let out = common::amgcomm(&dir, args);
     assert!(
         out.status.success(),
         "{args:?}: {}",

@@ -339,26 +339,14 @@ mod tests {
         crate::amg::raw::test_util::laplace_1d(n, false)
     }
 
+    use crate::amg::raw::test_util::grid;
+
     #[test]
     fn rs_on_a_path_picks_every_other_point() {
         let s = path(7);
         let split = rs(&s, &s.transpose(), false);
         // Highest measure, highest index first: 5, then 3, then 1.
         assert_eq!(split, vec![false, true, false, true, false, true, false]);
-    }
-
-    /// 2D 5-point grid strength graph (symmetric), n x n points.
-    fn grid(n: usize) -> RawCsr {
-        RawCsr::from_row_fn(n * n, n * n, |i, c, v| {
-            let (x, y) = (i % n, i / n);
-            for (dx, dy) in [(0i64, -1i64), (-1, 0), (1, 0), (0, 1)] {
-                let (a, b) = (x as i64 + dx, y as i64 + dy);
-                if a >= 0 && b >= 0 && a < n as i64 && b < n as i64 {
-                    c.push((b as usize * n + a as usize) as u32);
-                    v.push(-1.0);
-                }
-            }
-        })
     }
 
     #[test]

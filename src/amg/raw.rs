@@ -310,6 +310,20 @@ pub(crate) mod test_util {
         })
     }
 
+    /// 2D 5-point grid strength graph (symmetric), n x n points.
+    pub fn grid(n: usize) -> RawCsr {
+        RawCsr::from_row_fn(n * n, n * n, |i, c, v| {
+            let (x, y) = (i % n, i / n);
+            for (dx, dy) in [(0i64, -1i64), (-1, 0), (1, 0), (0, 1)] {
+                let (a, b) = (x as i64 + dx, y as i64 + dy);
+                if a >= 0 && b >= 0 && a < n as i64 && b < n as i64 {
+                    c.push((b as usize * n + a as usize) as u32);
+                    v.push(-1.0);
+                }
+            }
+        })
+    }
+
     /// 1D Laplacian `tridiag(-1, 2, -1)` on n points; without the diagonal
     /// it is the strength graph of the same problem.
     pub fn laplace_1d(n: usize, diagonal: bool) -> RawCsr {

@@ -158,26 +158,32 @@ pub fn from_kernels(samples: &[Sample], base: RowWork, host: &str, date: &str) -
         .iter()
         .find(|s| s.experiment == Experiment::RowCopy)
         .map_or(0, |s| s.active);
-    let what = [
+    // Each term: its name, its points, what was timed, and its field.
+    type Term = (
+        &'static str,
+        Vec<(f64, f64)>,
+        &'static str,
+        fn(&mut RowWork) -> &mut f64,
+    );
+    let what: [Term; 2] = [
         (
             "copy_per_nonzero",
             copy,
             "a rank's local matrix copied as RAPtor's communicate(A) copies it, per nonzero",
+            |w| &mut w.copy_per_nonzero,
         ),
         (
             "per_element",
             pack,
             "rows packed into (value, index) pairs and unpacked as RAPtor's communication_helper does, per element packed or unpacked",
+            |w| &mut w.per_element,
         ),
     ];
-    for (name, points, how) in what {
+    for (name, points, how, field) in what {
         let parameter = format!("row_work.{name}");
         match super::fit::line(&points) {
             Some(l) if l.per_byte > 0.0 && l.slope_significant => {
-                match name {
-                    "copy_per_nonzero" => out.row_work.copy_per_nonzero = l.per_byte,
-                    _ => out.row_work.per_element = l.per_byte,
-                }
+                *field(&mut out.row_work) = l.per_byte;
                 out.fits.push(Fit {
                     parameter,
                     method: format!(
@@ -195,10 +201,7 @@ pub fn from_kernels(samples: &[Sample], base: RowWork, host: &str, date: &str) -
             }
             _ => out.not_measured.push(format!(
                 "{parameter}: the timed kernel's seconds did not grow with its size; Blue Waters' {:e} kept",
-                match name {
-                    "copy_per_nonzero" => base.copy_per_nonzero,
-                    _ => base.per_element,
-                }
+                *field(&mut { base })
             )),
         }
     }

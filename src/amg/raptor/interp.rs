@@ -92,6 +92,17 @@ struct Received {
     s_off: Vec<(u32, f64)>,
 }
 
+impl Received {
+    /// Its C columns, kind by kind in the order RAPtor sums them: weak,
+    /// then strong, of `r`; weak, then strong, of other ranks.
+    fn c_entries(&self) -> impl Iterator<Item = &(u32, f64)> {
+        (self.a_on.iter())
+            .chain(&self.s_on)
+            .chain(&self.a_off)
+            .chain(&self.s_off)
+    }
+}
+
 /// An entry of a sent row: column, value, strong, F.
 type Sent = (u32, f64, bool, bool);
 
@@ -446,13 +457,7 @@ fn row(l: &Level, rank: &Rank, m: &mut Marks, i: usize, cols: &mut Vec<u32>, val
                 sum += v;
             }
         }
-        for &(j, v) in got
-            .a_on
-            .iter()
-            .chain(&got.s_on)
-            .chain(&got.a_off)
-            .chain(&got.s_off)
-        {
+        for &(j, v) in got.c_entries() {
             if opposite(v) && in_set(m, j) {
                 sum += v;
             }
@@ -500,13 +505,7 @@ fn row(l: &Level, rank: &Rank, m: &mut Marks, i: usize, cols: &mut Vec<u32>, val
                 w += rk * v;
             }
         }
-        for &(j, v) in got
-            .a_on
-            .iter()
-            .chain(&got.s_on)
-            .chain(&got.a_off)
-            .chain(&got.s_off)
-        {
+        for &(j, v) in got.c_entries() {
             if opposite(v) {
                 entry(m, &mut on, &mut off, j, rk * v);
             }

@@ -137,14 +137,12 @@ pub(crate) fn pt_times_ap(p: &RawCsr, ap: &RawCsr, blocks: &[usize], coarse: &[u
         || (Acc::new(nc), Acc::new(nc)),
         |(acc, part), i, cols, vals| {
             let (rows, ps) = pt.row(i);
-            // Runs of the column's rows by rank; the owner's first.
-            let runs: Vec<&[u32]> = rows
-                .chunk_by(|&x, &y| owner[x as usize] == owner[y as usize])
-                .collect();
+            // Runs of the column's rows by rank (start, length); the
+            // owner's first.
             let own = c_owner[i];
             let mut at = 0;
-            let mut order: Vec<(usize, usize)> = Vec::with_capacity(runs.len());
-            for run in &runs {
+            let mut order: Vec<(usize, usize)> = Vec::new();
+            for run in rows.chunk_by(|&x, &y| owner[x as usize] == owner[y as usize]) {
                 order.push((at, run.len()));
                 at += run.len();
             }
