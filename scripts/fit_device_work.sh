@@ -1,14 +1,18 @@
 #!/bin/sh
 # Refit Lassen's device work (gpus.work: kernel, aware_call, error) from
 # the per-level SpMV communication table of BenchPress
-# (../shared/reference/lassen/spmv_comm_only_32_ppn12_ppn20.csv): analyse
+# (REF/lassen/spmv_comm_only_32_ppn12_ppn20.csv: a table of BenchPress's
+# spmv/tests/comm_only_32.3285030.out, its runs at 12 and 20 ranks per
+# node, columns ppn, level, t_cuda_aware, t_copy_to_cpu, t_node_aware,
+# t_dup_devptr_node_aware; REF is the folder given): analyse
 # gen:aniso2d:2000 on 32 Lassen nodes at 3 and 5 ranks per GPU under the
 # four device strategies with the device work set to 1 (so each term's
 # column is its feature), write tests/data/presets/lassen_device_work.csv
 # and print the fit that `cargo test lassen_refits_from_its_table` checks
 # against machines/presets/lassen.json. Run from the repository's root.
 set -eu
-ref=${1:-../shared/reference}
+[ $# -ge 1 ] || { echo "usage: scripts/fit_device_work.sh REF (a folder holding lassen/spmv_comm_only_32_ppn12_ppn20.csv)" >&2; exit 2; }
+ref=$1
 cargo build --release -q
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -28,7 +32,7 @@ cols = ['t_cuda_aware', 't_copy_to_cpu', 't_node_aware', 't_dup_devptr_node_awar
 print("# amgcomm's own table (not a verbatim file): per level of BenchPress's SpMV communication on Lassen (32 nodes x 4 V100,")
 print("# Spectrum MPI, MPS on), each device strategy's modeled seconds without the device work terms (network terms and memcpy)")
 print("# and the features the terms multiply (kernels the busiest rank launches; CUDA-aware exchanges), beside the measured")
-print("# seconds per call of ../shared/reference/lassen/spmv_comm_only_32_ppn12_ppn20.csv (bienz2/BenchPress@ac2ede1")
+print("# seconds per call of spmv_comm_only_32_ppn12_ppn20.csv (bienz2/BenchPress@ac2ede1")
 print("# spmv/tests/comm_only_32.3285030.out, runs at 12 and 20 ranks per node). amgcomm's hierarchy: gen:aniso2d:2000")
 print("# --preset raptor-matops-2018. Written by scripts/fit_device_work.sh; read with the row-work table's reader")
 print("# (features: kernel count, CUDA-aware calls, 0).")

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Refit the measured parameters of the presets lassen, summit and frontier
-# from BenchPress's published outputs (../shared/reference/{lassen,summit,
-# tioga}/), write each preset file (machines/presets/NAME.json, compiled
+# from BenchPress's published outputs (REF/{lassen,summit,tioga}/: the
+# files of bienz2/BenchPress@ac2ede1 benchmarks/lassen/spectrum/ and
+# benchmarks/summit/, and of 42bd708 (branch amd) benchmarks/tioga/; REF
+# is the folder given), write each preset file (machines/presets/NAME.json, compiled
 # in) and the table of medians the tests refit from
 # (tests/data/presets/NAME.csv). Run from the repository's root; rebuild
 # afterwards. Running it twice changes nothing: the fit is a fixed point.
@@ -10,7 +12,8 @@
 # it also refits elcapitan (Tuolumne) and perlmutter (Delta) from its
 # benchmark_tests/.
 set -eu
-ref=${1:-../shared/reference}
+[ $# -ge 1 ] || { echo "usage: scripts/fit_presets.sh REF [LOCALITY_AWARE]" >&2; exit 2; }
+ref=$1
 la=${2:-}
 # Fit preset $1 from the runs in folder $2, writing its file and table.
 fit() {

@@ -1,5 +1,5 @@
 //! The analyze report: costs against an independent evaluation of
-//! MODEL.md, files written, usage errors.
+//! docs/model.md, files written, usage errors.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -18,7 +18,7 @@ fn amgcomm(args: &[&str]) -> Output {
         .expect("binary runs")
 }
 
-/// MODEL.md's costs written out directly from the message list: Table 1
+/// docs/model.md's costs written out directly from the message list: Table 1
 /// values typed in again, per-rank sums in hash maps.
 fn model_md(
     messages: &[(u32, u32, u64, Locality, u32)],
@@ -444,7 +444,7 @@ fn routed_and_pack_terms_are_reported_beside_the_cube_estimate() {
         "nodeaware+queue+contention+logpc+routed+pack",
     );
     assert_eq!(r["model"], "nodeaware+queue+contention+logpc+routed+pack");
-    let delta = 1.0e-10; // MODEL.md, Blue Waters
+    let delta = 1.0e-10; // docs/model.md, Blue Waters
     let mut loaded = 0;
     for l in r["levels"].as_array().unwrap() {
         for (op, o) in l["ops"].as_object().unwrap() {

@@ -308,7 +308,7 @@ fn brute_ptap(
     out
 }
 
-/// Locality and hops re-derived from MODEL.md for SMP placement.
+/// Locality and hops re-derived from docs/model.md for SMP placement.
 fn brute_place(m: &Machine, from: u32, to: u32) -> (Locality, u32) {
     let (nf, nt) = (from as usize / m.ppn, to as usize / m.ppn);
     let per_socket = m.ppn / m.sockets_per_node;

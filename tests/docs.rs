@@ -92,6 +92,12 @@ fn words(line: &str) -> Vec<String> {
 fn every_run_block_runs() {
     let root = std::env::current_dir().unwrap();
     let scratch = tempfile::tempdir().unwrap();
+    // As in a user's clone: nothing beside it.
+    assert!(!scratch
+        .path()
+        .join("..")
+        .join(["sh", "ared"].concat())
+        .exists());
     for shipped in ["matrices", "machines", "partitioners", "tests", "tools"] {
         std::os::unix::fs::symlink(root.join(shipped), scratch.path().join(shipped)).unwrap();
     }
@@ -253,10 +259,6 @@ fn every_link_resolves() {
                 } else {
                     dir.join(file)
                 };
-                // ../shared/ is the steering repository beside this one.
-                if file.contains("shared/") {
-                    continue;
-                }
                 assert!(
                     file_path.exists(),
                     "{}: link to {target}: no such file",
@@ -275,6 +277,36 @@ fn every_link_resolves() {
         }
     }
     assert!(checked > 20, "{checked}");
+}
+
+/// A clone stands alone: no tracked file names the folder of reference data
+/// that sat beside the repository while it was written (its figures live
+/// in `tests/data/`, in the project's own tables naming their public
+/// sources).
+#[test]
+fn no_tracked_file_points_outside_the_clone() {
+    let needle = format!("../{}/", "shared");
+    let Ok(o) = Command::new("git").args(["ls-files", "-z"]).output() else {
+        panic!("git is needed to list the tracked files");
+    };
+    assert!(o.status.success(), "git ls-files failed");
+    let files: Vec<String> = String::from_utf8(o.stdout)
+        .unwrap()
+        .split('\0')
+        .filter(|f| !f.is_empty())
+        .map(String::from)
+        .collect();
+    assert!(files.len() > 100, "{} tracked files", files.len());
+    let hits: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            std::fs::read(f)
+                .map(|b| String::from_utf8_lossy(&b).contains(&needle))
+                .unwrap_or(false)
+        })
+        .cloned()
+        .collect();
+    assert!(hits.is_empty(), "{needle} named in {hits:?}");
 }
 
 #[test]

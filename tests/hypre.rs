@@ -55,7 +55,7 @@ fn read_files(prefix: &Path) -> Files {
     Files { ranges, entries }
 }
 
-/// Blue Waters' Table 1, MODEL.md: (alpha, R_b) per locality and
+/// Blue Waters' Table 1, docs/model.md: (alpha, R_b) per locality and
 /// protocol.
 fn table1(locality: usize, bytes: u64) -> (f64, f64) {
     let protocol = if bytes < 500 {
@@ -140,7 +140,7 @@ fn messages(a: &Files, p: Option<&Files>) -> BTreeMap<(usize, usize), (u64, u64)
         .collect()
 }
 
-/// MODEL.md's default model on `msgs` ((from, to), bytes): max-rate,
+/// docs/model.md's default model on `msgs` ((from, to), bytes): max-rate,
 /// queue search, contention.
 fn cost(msgs: &[((usize, usize), u64)], m: &Box, ranks: usize, routers: usize) -> [f64; 3] {
     let node = |r: usize| r / m.ppn;

@@ -14,7 +14,8 @@ fn reproduce_json_is_within_one_percent_of_every_printed_value() {
     // The Lassen GPU rows (the preset against its BenchPress medians):
     // 3 localities and 2 copies x 18 sizes, mult 4 x 18, split 4 x 16,
     // each within 25%; the published GPU off-node 4 B median is 6.3 us
-    // (../shared/reference/lassen/README.md, reference values).
+    // (the minimum of repeats, median over pairs, of BenchPress's
+    // benchmarks/lassen/spectrum/ ping-pongs, bienz2/BenchPress@ac2ede1).
     let (measured, cases): (Vec<_>, Vec<_>) = (all.iter()).partition(|c| {
         let name = c["case"].as_str().unwrap();
         ["Lassen", "El Capitan", "Perlmutter", "Fitted"]

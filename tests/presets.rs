@@ -58,9 +58,9 @@ fn a_refit_from_the_table_gives_each_preset() {
         };
         assert_eq!((pp, inj), (18 * classes, senders), "{name}");
     }
-    // The published Summit reference values (../shared/reference/summit
-    // README: min of 3, median over pairs; on-socket 4 B 0.48 us, off-node
-    // 512 KiB 51.0 us) are the table's.
+    // The Summit reference values of BenchPress's benchmarks/summit/
+    // ping-pongs (bienz2/BenchPress@ac2ede1; min of 3, median over pairs:
+    // on-socket 4 B 0.48 us, off-node 512 KiB 51.0 us) are the table's.
     let (_, summit) =
         benchpress::read_table(&std::fs::read_to_string(data("summit.csv")).unwrap()).unwrap();
     let at = |l: Locality, bytes: u64| {

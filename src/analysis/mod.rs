@@ -1,6 +1,6 @@
 //! Stage 7: a hierarchy through partition, comm and model. [`analyze`]
 //! extracts every level's messages (the operations of [`Options::ops`]),
-//! summarises them (MODEL.md's figures) and charges them with a model,
+//! summarises them (the report's figures) and charges them with a model,
 //! under a communication strategy; it returns plain data ([`Analysis`]),
 //! which `report` renders. [`compare`] runs it for several variants of
 //! partition, placement and strategy.
@@ -65,7 +65,7 @@ pub fn default_ops(preset: crate::amg::Preset) -> comm::Ops {
 }
 
 impl Default for Options {
-    /// MODEL.md's model, standard exchanges, ptap included, patterns not
+    /// the default model, standard exchanges, ptap included, patterns not
     /// kept.
     fn default() -> Options {
         Options {
@@ -249,7 +249,7 @@ pub struct StageSeconds {
     pub model: f64,
 }
 
-/// One level: its size, and its operations (MODEL.md's `levels[]`).
+/// One level: its size, and its operations (report.json's `levels[]`).
 #[derive(Clone, Debug, Serialize)]
 pub struct LevelAnalysis {
     /// Level index, 0 the finest.
@@ -273,7 +273,7 @@ impl LevelAnalysis {
     }
 }
 
-/// One operation: MODEL.md's figures and its cost.
+/// One operation: the report's figures and its cost.
 #[derive(Clone, Debug, Serialize)]
 pub struct OpAnalysis {
     /// Which operation.

@@ -159,7 +159,7 @@ pub struct Request {
 impl Request {
     /// `input` on `machine` with the defaults of `amgcomm analyze`: the
     /// hypre preset, the input's ranks or contiguous blocks, the inherit
-    /// rule, MODEL.md's model, ptap, no outputs.
+    /// rule, the default model, ptap, no outputs.
     pub fn new(input: Input, machine: Machine) -> Request {
         Request {
             input,

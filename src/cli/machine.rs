@@ -37,8 +37,8 @@ pub(crate) enum MachineCommand {
         /// lassen, summit, frontier (BenchPress runs), elcapitan or
         /// perlmutter (MPI Advance's microbenchmarks).
         preset: String,
-        /// A folder of the preset's outputs (as ../shared/reference/lassen/
-        /// or locality_aware's benchmark_tests/tuolumne/), or a table of
+        /// A folder of the preset's outputs (as BenchPress's
+        /// benchmarks/lassen/spectrum/ or locality_aware's benchmark_tests/tuolumne/), or a table of
         /// medians (--write-table's).
         from: PathBuf,
         /// Also write the medians as a table (the project's CSV, naming

@@ -1,5 +1,5 @@
 //! Stage 5: who sends how many bytes to whom on each level
-//! (`../shared/MODEL.md`, "Messages of one operation on one level"). A
+//! (`docs/model.md`, "Definitions"). A
 //! message here is logical: sender, receiver, bytes, and the runs of local
 //! data it gathers. Where it goes on the machine (locality, protocol, hops,
 //! route) is the machine's business ([`crate::machine::Places`]).
@@ -28,7 +28,7 @@
 //!
 //! Extraction ([`spmv_spgemm`], [`ptap`]) runs in parallel over ranks with
 //! per-thread marker arrays; nothing is `O(P^2)`. [`summarize`] gives
-//! MODEL.md's figures of a pattern; [`pattern_file`] saves and reads patterns.
+//! the report's figures of a pattern; [`pattern_file`] saves and reads patterns.
 
 pub mod device;
 pub mod dot;

@@ -14,7 +14,7 @@
 //!
 //! On-node messages of the standard pattern stay as they are (the `on-node`
 //! step). A value costs 8 bytes in spmv and `4 + 12 nnz(P[j,:])` in spgemm,
-//! as in MODEL.md. Every step is a [`Pattern`], charged like any other.
+//! as in docs/model.md. Every step is a [`Pattern`], charged like any other.
 
 use rayon::prelude::*;
 
@@ -37,7 +37,7 @@ use crate::partition::Partition;
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum Strategy {
-    /// One message per pair of ranks (MODEL.md).
+    /// One message per pair of ranks (the default).
     #[default]
     Standard,
     /// Each rank sends its values for a node to its counterpart there,

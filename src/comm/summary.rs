@@ -1,4 +1,4 @@
-//! MODEL.md's per-operation figures of a pattern ("Report fields"):
+//! report.json's per-operation figures of a pattern (docs/report.md, "The fields of report.json"):
 //! messages and bytes, in total, the most one rank sends or receives, and
 //! over the network; byte-hops and mean hops; the breakdown by locality x
 //! protocol; the most nodes one rank talks to.
@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::{offsets, Message, Pattern};
 use crate::machine::{Class, Machine, Places};
 
-/// Per-operation figures of MODEL.md's report, plus the breakdown by
+/// Per-operation figures of the report, plus the breakdown by
 /// locality x protocol and the most nodes a rank talks to.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {
@@ -345,7 +345,7 @@ fn max_nodes_talked_to(pat: &Pattern, places: &Places) -> usize {
         .unwrap_or(0)
 }
 
-/// MODEL.md's figures of one pattern: each sender's run of messages (the
+/// the report's figures of one pattern: each sender's run of messages (the
 /// pattern is ordered by sender) added to a tally, in one range of
 /// messages per thread (a tally holds two per-rank arrays).
 pub fn summarize(pat: &Pattern, m: &Machine) -> Summary {

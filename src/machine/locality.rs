@@ -1,6 +1,6 @@
 //! Where two ranks are relative to each other: the machine's locality
 //! classes, as data. A node is cut into nested domains, innermost first
-//! (MODEL.md: a `socket`, then the whole `node`); two ranks of one node
+//! (docs/model.md: a `socket`, then the whole `node`); two ranks of one node
 //! are of the innermost class whose domain holds both, and ranks of two
 //! nodes are of the last class, `network`. A machine file may list its
 //! own domains (a NUMA domain inside a socket, a GPU's share of a node):

@@ -1,5 +1,5 @@
-//! Stage 3: the virtual machine the ranks run on (`../shared/MODEL.md`,
-//! "Virtual machine"), and everything that describes it:
+//! Stage 3: the virtual machine the ranks run on (`docs/model.md`,
+//! "Definitions"), and everything that describes it:
 //!
 //! - [`placement`](Placement): which node and socket each rank runs on;
 //! - [`network`]: the network the nodes hang off, an extension point (one

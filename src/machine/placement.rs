@@ -1,4 +1,4 @@
-//! Which node and local slot each rank runs on (MODEL.md, "Virtual
+//! Which node and local slot each rank runs on (docs/model.md, "Virtual
 //! machine": SMP-style by default).
 
 use clap::builder::PossibleValue;
@@ -10,7 +10,7 @@ use super::Machine;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Placement {
-    /// Rank `r` on node `r / ppn`, local index `r % ppn` (MODEL.md).
+    /// Rank `r` on node `r / ppn`, local index `r % ppn` (docs/model.md).
     Smp,
     /// Rank `r` on node `r % nodes`, local index `r / nodes`.
     RoundRobin,

@@ -109,7 +109,7 @@ pub fn listing() -> Vec<Listing> {
         .collect()
 }
 
-/// Blue Waters' provenance: the EuroMPI'18 paper and MODEL.md.
+/// Blue Waters' provenance: the EuroMPI'18 paper and docs/model.md.
 pub(crate) fn bluewaters_provenance() -> Vec<Source> {
     let s = |parameter: &str, source: &str| Source {
         parameter: parameter.into(),
@@ -119,12 +119,12 @@ pub(crate) fn bluewaters_provenance() -> Vec<Source> {
         s("dates", "published: measurements of 2017-2018 (EuroMPI'18; RAPtor's benchmark_matops logs of June 2018)"),
         s("nodes, ppn", "published: the EuroMPI'18 runs, 512 nodes x 16 ranks (Bienz, Gropp, Olson, EuroMPI'18, sec. 5)"),
         s("sockets_per_node", "published: two Interlagos sockets per Cray XE6 node"),
-        s("network", "published: Gemini, 2 nodes per router, routers in a 3D torus; the allocation's routers as the most cube-like box (MODEL.md 'Virtual machine')"),
-        s("eager_threshold, rendezvous_threshold", "published: 500 and 8000 bytes (EuroMPI'18, sec. 3; MODEL.md)"),
+        s("network", "published: Gemini, 2 nodes per router, routers in a 3D torus; the allocation's routers as the most cube-like box (docs/model.md, 'Virtual machine')"),
+        s("eager_threshold, rendezvous_threshold", "published: 500 and 8000 bytes (EuroMPI'18, sec. 3; docs/model.md)"),
         s("socket.*, node.*, network.*", "published: EuroMPI'18 Table 1"),
-        s("r_n, gamma, delta", "published: EuroMPI'18 (R_N eq. 2, gamma eq. 3, delta eq. 7), MODEL.md 'Costs'"),
+        s("r_n, gamma, delta", "published: EuroMPI'18 (R_N eq. 2, gamma eq. 3, delta eq. 7), docs/model.md, 'Costs'"),
         s("pack_per_run, pack_rate", "assumed: amgcomm's defaults for the pack term (the socket rendezvous rate)"),
-        s("row_work.copy_per_nonzero, row_work.per_element, row_work.per_received, row_work.error", "fitted to the measurements: ../shared/reference/raptor/aniso_128.out and aniso_512.out (RAPtor benchmark_matops, June 11 2018: 'A Communication' and 'A TAP Communication' per level, 56 level-ops), non-negative least squares on relative residuals beside the EuroMPI'18 network terms (table tests/data/presets/bluewaters_row_work.csv, scripts/fit_row_work.sh): copy_per_nonzero 32.9 ns per nonzero of the rank's local matrix copied, per_element 30.1 ns per (value, index) element packed plus unpacked; per_received 0: no cost of a serial receive beyond the network terms shows on these logs (not separable); error 1.36, the median factor the fit misses its logs by"),
+        s("row_work.copy_per_nonzero, row_work.per_element, row_work.per_received, row_work.error", "fitted to the measurements: bienz2/BlueWatersModel@4ecec3e, bw_output/amg_models/aniso_128.out and aniso_512.out (RAPtor benchmark_matops, June 11 2018: 'A Communication' and 'A TAP Communication' per level, 56 level-ops), non-negative least squares on relative residuals beside the EuroMPI'18 network terms (table tests/data/presets/bluewaters_row_work.csv, scripts/fit_row_work.sh): copy_per_nonzero 32.9 ns per nonzero of the rank's local matrix copied, per_element 30.1 ns per (value, index) element packed plus unpacked; per_received 0: no cost of a serial receive beyond the network terms shows on these logs (not separable); error 1.36, the median factor the fit misses its logs by"),
     ]
 }
 

@@ -1,4 +1,4 @@
-//! Message protocols by size (MODEL.md): short below the machine's eager
+//! Message protocols by size (docs/model.md): short below the machine's eager
 //! threshold (500 bytes on Blue Waters), rendezvous from its rendezvous
 //! threshold (8000), eager between; and the nine locality x protocol
 //! classes that Table 1 gives parameters for.

@@ -7,8 +7,8 @@
 //! The output files become a small table of medians ([`Median`], the
 //! project's own CSV, naming its source): per locality and size the
 //! median over the rank pairs of that locality of the minimum over the
-//! repeated runs (the READMEs of `../shared/reference/` ask for the
-//! minimum of repeats: single cells spike 2-10x); per sender count the
+//! repeated runs (the minimum of repeats: single cells of BenchPress's
+//! outputs spike 2-10x); per sender count the
 //! max-rate time of the largest size. [`fit`] turns the table into the
 //! machine's parameters with `amgcomm calibrate`'s own fits
 //! ([`super::calibrate::fit_machine`]) and records each one's provenance.
@@ -671,7 +671,7 @@ fn fit_params(
 }
 
 /// The BenchPress runs a preset's parameters are fitted from: the files
-/// of its folder in `../shared/reference/` and how their ranks sat.
+/// of its folder of BenchPress outputs and how their ranks sat.
 #[derive(Clone, Copy, Debug)]
 pub struct Runs {
     /// The preset.

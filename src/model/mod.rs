@@ -1,8 +1,8 @@
-//! Stage 6: what a level's communication costs (`../shared/MODEL.md`,
-//! "Costs"; Bienz, Gropp and Olson, EuroMPI'18).
+//! Stage 6: what a level's communication costs (`docs/model.md`,
+//! "Definitions"; Bienz, Gropp and Olson, EuroMPI'18).
 //!
 //! A [`Model`] is a set of cost terms from [`terms::REGISTRY`], written
-//! `nodeaware+queue+contention` (the default, MODEL.md's):
+//! `nodeaware+queue+contention` (the default):
 //! - one rate term, maximised over sending ranks: `postal` (eq. 1),
 //!   `maxrate` (eq. 2 with network parameters for every message),
 //!   `nodeaware` (eq. 2 by locality), or the classic `loggp` and
@@ -79,11 +79,11 @@ pub enum ModelError {
     },
 }
 
-/// MODEL.md's model, whose columns every report has.
+/// the default model, whose columns every report has.
 const DEFAULT: [&str; 3] = ["nodeaware", "queue", "contention"];
 
 impl Default for Model {
-    /// MODEL.md's: `nodeaware+queue+contention`.
+    /// the default: `nodeaware+queue+contention`.
     fn default() -> Model {
         Model::parse(&DEFAULT.join("+")).expect("the default model parses")
     }
@@ -200,7 +200,7 @@ impl Model {
     }
 
     /// The report's columns of seconds for this model: those of its terms
-    /// and always MODEL.md's (the default model's `max_rate`,
+    /// and always the default model's (the default model's `max_rate`,
     /// `queue_search`, `contention`), in registry order, each with the term
     /// that names it (the model's own where it has one).
     pub fn columns(&self) -> Vec<&'static Term> {
@@ -402,7 +402,7 @@ impl Cost {
     }
 }
 
-/// MODEL.md's `cost` object: each report column's seconds (MODEL.md's
+/// report.json's `cost` object: each report column's seconds (report.json's
 /// three always, zero when the model lacks them), the terms' details
 /// (`group.key` nested), then `total`.
 impl Serialize for Cost {
@@ -670,7 +670,7 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("unknown model term 'logp'"));
-        // MODEL.md's columns are always there, in registry order.
+        // The report's columns are always there, in registry order.
         let cols = |spec: &str| -> Vec<&str> {
             Model::parse(spec)
                 .unwrap()

@@ -1,5 +1,5 @@
 //! Ways to partition the fine rows among the ranks (`--partition NAME`):
-//! - `contiguous`: balanced blocks of rows (the default, MODEL.md);
+//! - `contiguous`: balanced blocks of rows (the default, docs/model.md);
 //! - `contiguous-nnz`: contiguous blocks balanced by nonzeros;
 //! - `random`: a seeded random balanced assignment;
 //! - `metis`: METIS k-way on the graph of `A + A^T` without the diagonal,
@@ -30,7 +30,7 @@ pub enum Objective {
 /// A partitioning method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Method {
-    /// Balanced blocks of consecutive rows (MODEL.md).
+    /// Balanced blocks of consecutive rows (the default).
     Contiguous,
     /// Consecutive rows, blocks balanced by nonzeros.
     ContiguousNnz,

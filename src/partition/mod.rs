@@ -1,5 +1,5 @@
-//! Stage 4: which rank owns which row on every level (`../shared/MODEL.md`,
-//! "Row partition").
+//! Stage 4: which rank owns which row on every level (`docs/model.md`,
+//! "Definitions").
 //!
 //! Level 0 ([`Fine`]): a method ([`methods`]: contiguous balanced blocks by
 //! default, rank `r` owning `n / P` rows and the first `n % P` ranks one

@@ -1,5 +1,5 @@
-//! `report.json` of `amgcomm analyze`: the fields of `../shared/MODEL.md`
-//! ("Report fields") and more: the analysis's levels with the run's
+//! `report.json` of `amgcomm analyze`: the fields `docs/report.md`
+//! defines ("The fields of report.json") and more: the analysis's levels with the run's
 //! context (model, strategy, matrix, machine, partition, hierarchy,
 //! timings).
 

@@ -2,7 +2,7 @@
 //! CSV of an [`crate::analysis::Analysis`], and charts; nothing here
 //! computes a cost.
 //!
-//! - [`json`]: `report.json`, MODEL.md's fields ("Report fields");
+//! - [`json`]: `report.json`, report.json's fields (docs/report.md, "The fields of report.json");
 //! - [`caliper`]: `profile.json`, the levels as a Caliper profile;
 //! - [`html`]: `report.html`, the folder in one self-contained page;
 //! - [`extrap`]: `extrap.jsonl` of `scale`, Extra-P's input;

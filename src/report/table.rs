@@ -266,7 +266,7 @@ pub fn table(r: &Report) -> String {
     s
 }
 
-/// `levels.csv`: one row per level and operation: MODEL.md's figures, a
+/// `levels.csv`: one row per level and operation: the report's figures, a
 /// column per cost column of the model, the details the terms put in the
 /// CSV, then `total`.
 pub fn csv(r: &Report) -> String {

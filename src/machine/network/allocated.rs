@@ -1,4 +1,4 @@
-//! Where the allocation's nodes sit on a larger machine (MODEL.md,
+//! Where the allocation's nodes sit on a larger machine (docs/machines.md,
 //! "Networks": node `k` of the allocation means the machine node it was
 //! given). `contiguous` gives node `k` machine node `k`, packed as a
 //! scheduler fills an empty machine; `random` draws the allocation's

@@ -1,5 +1,5 @@
 //! `box3d`: Blue Waters' Gemini network as the EuroMPI'18 model sees it
-//! (MODEL.md, "Virtual machine"). Node `k` hangs off router
+//! (docs/model.md, "Virtual machine"). Node `k` hangs off router
 //! `k / nodes_per_switch`; the routers of the allocation form the most
 //! cube-like box `gx >= gy >= gz` (smallest `gx - gz`, then smallest
 //! `gx`), router `g` at `(g % gx, (g / gx) % gy, g / (gx gy))`; `hops` is
@@ -169,7 +169,7 @@ mod tests {
 
     #[test]
     fn router_boxes() {
-        assert_eq!(router_box(256), [8, 8, 4]); // 512 nodes (MODEL.md)
+        assert_eq!(router_box(256), [8, 8, 4]); // 512 nodes (docs/model.md)
         assert_eq!(router_box(4), [2, 2, 1]);
         assert_eq!(router_box(2048), [16, 16, 8]);
         assert_eq!(router_box(32), [4, 4, 2]);

@@ -1,13 +1,13 @@
 //! `dragonfly`: groups of all-to-all switches, all-to-all between groups
 //! (Kim, Dally, Scott, Abts, ISCA 2008; HPE Slingshot as deployed on
 //! Frontier, El Capitan, Perlmutter: De Sensi et al., SC20), exactly as
-//! MODEL.md "Networks" wires it. Switch `s` is in group `s / a`, local
+//! docs/machines.md's table of networks wires it. Switch `s` is in group `s / a`, local
 //! index `s % a`. Groups `i != j` are joined by `m` global links; copy `c`
 //! leaves group `i` at local index `gw(i, j, c) = (((j - i - 1) mod G) m + c)
 //! mod a`.
 //!
 //! Routing, a field of the network object:
-//! - `minimal` (default, MODEL.md): local hop to the gateway, the global
+//! - `minimal` (default, docs/machines.md): local hop to the gateway, the global
 //!   link, local hop from the gateway, over the copy with the fewest hops
 //!   (ties: lowest `c`).
 //! - `adaptive` (UGAL, Kim et al. sec. 4.2, in the fluid limit): within a
@@ -61,7 +61,7 @@ pub static KIND: Kind = Kind {
 /// How messages between groups are routed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Routing {
-    /// MODEL.md's minimal route over the copy with the fewest hops.
+    /// docs/machines.md's minimal route over the copy with the fewest hops.
     Minimal,
     /// UGAL in the fluid limit (module docs).
     Adaptive,
@@ -355,7 +355,7 @@ mod tests {
         wired("dragonfly", f, nodes).unwrap()
     }
 
-    /// A brute-force router: every copy's path written out from MODEL.md's
+    /// A brute-force router: every copy's path written out from docs/model.md's
     /// gateway formula, the shortest kept, ties to the lowest copy.
     fn brute(a: usize, m: usize, g: usize, s: usize, t: usize) -> (u32, Vec<usize>) {
         if s == t {

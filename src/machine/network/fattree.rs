@@ -1,5 +1,5 @@
 //! `fattree`: a folded-Clos (fat tree) of leaf switches, as InfiniBand
-//! clusters (Summit, Lassen) wire it (MODEL.md, "Networks"). With
+//! clusters (Summit, Lassen) wire it (docs/machines.md, "Networks and machine presets"). With
 //! `fanout = [f1, ..., fL]`, a level-`k` subtree holds the `f1 ... fk`
 //! consecutive leaves that share its switches (level 0: one leaf), and one
 //! root level above the last fanout holds all; `hops = 2k` for the lowest

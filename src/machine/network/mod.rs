@@ -1,5 +1,5 @@
-//! The network the allocation's nodes hang off (`../shared/MODEL.md`,
-//! "Networks"): an extension point.
+//! The network the allocation's nodes hang off (`docs/machines.md`,
+//! "Networks and machine presets"): an extension point.
 //!
 //! A network is one file here with a [`Kind`] (its name in machine files,
 //! and how its JSON fields become a [`Network`] for an allocation), plus
@@ -105,7 +105,7 @@ pub struct Kind {
     pub nodes_per_switch: fn(&Map<String, Value>) -> usize,
 }
 
-/// Every network kind; the first is the default (MODEL.md: a machine
+/// Every network kind; the first is the default (docs/model.md: a machine
 /// without a `network` object is Blue Waters' box).
 pub static REGISTRY: &[&Kind] = &[
     &box3d::KIND,
@@ -155,7 +155,7 @@ impl Spec {
     }
 
     /// Blue Waters' Gemini box with `nodes_per_switch` nodes per router
-    /// (MODEL.md "Virtual machine").
+    /// (docs/model.md, "Virtual machine").
     pub fn box3d(nodes_per_switch: usize) -> Spec {
         let mut fields = Map::new();
         fields.insert("nodes_per_switch".into(), nodes_per_switch.into());

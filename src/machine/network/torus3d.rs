@@ -1,4 +1,4 @@
-//! `torus3d`: a full 3D torus with wrap-around (MODEL.md, "Networks"),
+//! `torus3d`: a full 3D torus with wrap-around (docs/machines.md, "Networks and machine presets"),
 //! as Cray's Gemini (Blue Waters, Titan) and Fujitsu's Tofu wire a whole
 //! machine. Switch `g` sits at `(g % X, (g / X) % Y, g / (X Y))`;
 //! `hops = sum_d min(|d_d|, D_d - |d_d|)`. Routes go in x, then y, then z,

@@ -1,4 +1,4 @@
-//! `nodeaware` (the default rate term, MODEL.md): EuroMPI'18 eq. 2 by
+//! `nodeaware` (the default rate term, docs/model.md): EuroMPI'18 eq. 2 by
 //! locality. On the node `alpha + s / R_b` with the socket's or node's
 //! parameters; on the network `alpha + a s / min(R_N, a R_b)`, `a` the
 //! ranks of the sender's node that send network messages (`R_N` caps

@@ -12,8 +12,8 @@
 //!   `MPI_Recv` in a fixed order, so every message arrives unexpected):
 //!   `per_received x` the most messages a rank receives, per step.
 //!
-//! Each is the slowest rank's, as MODEL.md's terms are. A message of
-//! rows carries `4 + 12 nnz` bytes a row in MODEL.md's count, so its
+//! Each is the slowest rank's, as the default model's terms are. A message of
+//! rows carries `4 + 12 nnz` bytes a row in the report's count, so its
 //! elements are taken as `bytes / 12` (a row's length counts as a third
 //! of an element: at most 7% fewer on 9-point rows). Exchanges of
 //! vectors (spmv, interp, restrict) and ptap's partial rows
