@@ -53,6 +53,9 @@
 #![allow(clippy::needless_range_loop)]
 #![warn(missing_docs)]
 
+/// The version of this build (Cargo's), as `amgcomm --version` prints it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 pub mod amg;
 pub mod analysis;
 pub mod cli;

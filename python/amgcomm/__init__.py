@@ -1,15 +1,18 @@
 """amgcomm from Python: where the communication time of each level of an
 AMG hierarchy goes on a machine, and what would cut it.
 
-The functions take what the command line takes (keyword arguments are its
-flags, ``_`` for ``-``) and, besides a path or a ``"gen:KIND:N"`` spec, a
-SciPy sparse matrix or a PyAMG ``MultilevelSolver``. They run the command
-line's own pipeline in this process, with the GIL released.
+The functions take what the command line takes, as keyword arguments
+named after its flags (``nodes=16`` for ``--nodes 16``), each in their
+signature with its type, default and meaning, and, besides a path or a
+``"gen:KIND:N"`` spec, a SciPy sparse matrix or a PyAMG
+``MultilevelSolver``. They run the command line's own pipeline in this
+process, with the GIL released.
 """
 
 from __future__ import annotations
 
 import errno
+import inspect
 import json
 import os
 import shutil
@@ -18,9 +21,13 @@ import weakref
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from . import _amgcomm
+from . import _amgcomm, _options
+
+#: The version of amgcomm this package runs.
+__version__: str = _amgcomm.version()
 
 __all__ = [
+    "__version__",
     "Analysis",
     "Compared",
     "Error",
@@ -41,22 +48,6 @@ Error = _amgcomm.Error
 # A held input still needs the flags' INPUT: a generator the held input
 # replaces before anything is read.
 _PLACEHOLDER = "gen:poisson2d:4"
-
-
-def _flags(options: dict[str, Any]) -> list[str]:
-    """Keyword arguments as the command line's flags."""
-    out: list[str] = []
-    for key, value in options.items():
-        if value is None or value is False:
-            continue
-        flag = "--" + key.replace("_", "-")
-        if value is True:
-            out.append(flag)
-        elif isinstance(value, (list, tuple)):
-            out += [flag, ",".join(str(v) for v in value)]
-        else:
-            out += [flag, str(value)]
-    return out
 
 
 def _parts(name: str, m) -> tuple:
@@ -205,7 +196,11 @@ class Analysis(_Report):
             for r in _op_rows(self.report["levels"])
         )
         m = self.report.get("matrix", {}).get("name", "")
-        return f"<p>amgcomm: {m}</p><table>{head}{body}</table>"
+        chart = self._dir / "spmv.svg"
+        svg = chart.read_text(encoding="utf-8") if chart.exists() else ""
+        if svg.startswith("<?xml"):
+            svg = svg[svg.index("?>") + 2 :]
+        return f"<p>amgcomm: {m}</p><table>{head}{body}</table>{svg}"
 
 
 class Compared(_Report):
@@ -256,70 +251,60 @@ class Scaled(_Report):
         return _pandas().DataFrame(rows)
 
 
-def _run(command: str, source, options: dict, progress, name, cls):
-    flags, held = _input(source, command, name)
-    out = tempfile.mkdtemp(prefix="amgcomm-")
-    argv = [command, *flags, *_flags(options), "--out", os.path.join(out, "report")]
+def _call(f, *args, **kwargs):
+    """``f``, its ``Error`` in Python's words (keywords, not flags)."""
     try:
-        folder = _amgcomm.run(argv, progress=progress, **held)
+        return f(*args, **kwargs)
+    except Error as e:
+        raise Error(_options.python_words(str(e))) from None
+
+
+def _run(command: str, source, flags: list[str], progress, name, cls):
+    inputs, held = _input(source, command, name)
+    out = tempfile.mkdtemp(prefix="amgcomm-")
+    argv = [command, *inputs, *flags, "--out", os.path.join(out, "report")]
+    try:
+        folder = _call(_amgcomm.run, argv, progress=progress, **held)
     except BaseException:
         shutil.rmtree(out, ignore_errors=True)
         raise
     return cls(folder)
 
 
-def analyze(
-    source,
-    *,
-    machine: str = "bluewaters",
-    nodes: int | None = None,
-    ppn: int | None = None,
-    progress: Callable[[str], Any] | None = None,
-    name: str | None = None,
-    **options,
-) -> Analysis:
-    """``amgcomm analyze`` on ``source``: a PyAMG ``MultilevelSolver``
-    (its levels' ``A`` and ``P`` are the hierarchy, ``splitting`` the
-    coarse points), a SciPy sparse matrix (amgcomm builds the hierarchy
-    with ``preset=`` and the AMG options), a path, or ``"gen:KIND:N"``.
-    ``options`` are analyze's flags (``preset``, ``partition``,
-    ``strategy``, ``ops``, ``model``, ``ranks_per_gpu``, ``cycle``,
-    ``iterations``, ``measured``, ``advice``, ...); ``progress`` receives
-    each stage; ``name`` names a held matrix in the report."""
-    options = dict(machine=machine, nodes=nodes, ppn=ppn, **options)
-    return _run("analyze", source, options, progress, name, Analysis)
+def analyze(source, *, progress: Callable[[str], Any] | None = None, name: str | None = None, **options) -> Analysis:
+    flags = _options.flags("analyze", "analyze", options)
+    return _run("analyze", source, flags, progress, name, Analysis)
 
 
 def compare(
     source,
     variants: list[dict],
     *,
-    machine: str = "bluewaters",
-    nodes: int | None = None,
-    ppn: int | None = None,
     progress: Callable[[str], Any] | None = None,
     name: str | None = None,
     **options,
 ) -> Compared:
-    """``amgcomm compare``: ``variants`` a list of dicts with keys
-    ``partition``, ``strategy``, ``placement``, ``coarse_partition``."""
+    flags = _options.flags("compare", "compare", options)
+    if not isinstance(variants, (list, tuple)) or not all(isinstance(v, dict) for v in variants):
+        raise Error(f"variants must be a list of dicts, got {variants!r}")
     spec = ";".join(",".join(f"{k.replace('_', '-')}={v}" for k, v in v.items()) for v in variants)
-    options = dict(variants=spec, machine=machine, nodes=nodes, ppn=ppn, **options)
-    return _run("compare", source, options, progress, name, Compared)
+    return _run("compare", source, ["--variants", spec, *flags], progress, name, Compared)
 
 
 def scale(
     source,
     nodes: list[int],
     *,
-    machine: str = "bluewaters",
     progress: Callable[[str], Any] | None = None,
     name: str | None = None,
     **options,
 ) -> Scaled:
-    """``amgcomm scale`` over the node counts ``nodes``."""
-    options = dict(nodes=list(nodes), machine=machine, **options)
-    return _run("scale", source, options, progress, name, Scaled)
+    flags = _options.flags("scale", "scale", options)
+    counts = list(nodes) if isinstance(nodes, (list, tuple, range)) else [nodes]
+    if not counts or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in counts):
+        raise Error(f"nodes must be a list of positive integers, got {nodes!r}")
+    argv = ["--nodes", ",".join(str(n) for n in counts), *flags]
+    return _run("scale", source, argv, progress, name, Scaled)
 
 
 class Level:
@@ -343,16 +328,14 @@ class Hierarchy:
         return f"Hierarchy({len(self.levels)} levels: {[lvl.A.shape[0] for lvl in self.levels]})"
 
 
-def hierarchy(A, preset: str = "pyamg", *, progress=None, name: str | None = None, **options) -> Hierarchy:
-    """The hierarchy ``--preset`` (and the AMG options) builds from ``A``
-    (a SciPy matrix, a path or ``"gen:KIND:N"``), as SciPy CSR matrices."""
+def hierarchy(A, *, progress: Callable[[str], Any] | None = None, name: str | None = None, **options) -> Hierarchy:
     import scipy.sparse as sp
 
     if _is_multilevel(A):
         raise TypeError("hierarchy builds one: give it a matrix")
-    flags, held = _input(A, "analyze", name)
-    argv = ["analyze", *flags, *_flags(dict(preset=preset, **options))]
-    got = _amgcomm.hierarchy(argv, progress=progress, **held)
+    flags = _options.flags("hierarchy", "hierarchy", options)
+    inputs, held = _input(A, "hierarchy", name)
+    got = _call(_amgcomm.hierarchy, ["hierarchy", *inputs, *flags], progress=progress, **held)
 
     def csr(parts):
         if parts is None:
@@ -372,3 +355,40 @@ def machine(name: str) -> dict:
     """A preset (or machine file) with every parameter and its
     provenance, as ``amgcomm machine show NAME --json`` prints it."""
     return json.loads(_amgcomm.machine(name))
+
+
+_DOCS = {
+    "analyze": """``amgcomm analyze`` on ``source``: a PyAMG ``MultilevelSolver``
+(its levels' ``A`` and ``P`` are the hierarchy, ``splitting`` the coarse
+points), a SciPy sparse matrix (amgcomm builds the hierarchy with
+``preset`` and the AMG options), a path, or ``"gen:KIND:N"``. Returns an
+``Analysis``: ``report``, ``to_pandas()``, ``save(folder)``.""",
+    "compare": """``amgcomm compare``: one hierarchy, several variants of the
+layout; ``variants`` is a list of dicts with keys ``partition``,
+``strategy``, ``placement``, ``coarse_partition``. Returns ``Compared``.""",
+    "scale": """``amgcomm scale`` over the node counts ``nodes`` (a list of
+positive integers). Returns ``Scaled``.""",
+    "hierarchy": """The hierarchy amgcomm builds from ``A`` (a SciPy matrix, a
+path or ``"gen:KIND:N"``), as SciPy CSR matrices: ``preset`` and the AMG
+options, on ``ranks`` (or the machine given) when the setup depends on
+them.""",
+}
+
+
+def _describe(f, command: str, leading: list[inspect.Parameter]) -> None:
+    """``f``'s signature and docstring: every option of ``command`` as the
+    command line defines it."""
+    f.__signature__ = _options.signature(command, leading)
+    entries = "\n".join(_options.doc_text(o) for o in _options.specs(command))
+    tail = (
+        "progress : Callable[[str], Any] | None, default None\n    Receives each stage as it starts.\n"
+        "name : str | None, default None\n    Names a matrix held in memory in the report."
+    )
+    f.__doc__ = f"{_DOCS[command]}\n\nParameters\n----------\n{entries}\n{tail}\n"
+
+
+_P = inspect.Parameter
+_describe(analyze, "analyze", [_P("source", _P.POSITIONAL_OR_KEYWORD)])
+_describe(compare, "compare", [_P("source", _P.POSITIONAL_OR_KEYWORD), _P("variants", _P.POSITIONAL_OR_KEYWORD)])
+_describe(scale, "scale", [_P("source", _P.POSITIONAL_OR_KEYWORD), _P("nodes", _P.POSITIONAL_OR_KEYWORD)])
+_describe(hierarchy, "hierarchy", [_P("A", _P.POSITIONAL_OR_KEYWORD)])

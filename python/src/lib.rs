@@ -222,7 +222,7 @@ fn parts(py: Python, m: &Csr) -> PyResult<PyObject> {
     Ok(t.into_pyobject(py)?.into_any().unbind())
 }
 
-/// The hierarchy `argv` (`analyze`'s flags) builds from the held input
+/// The hierarchy `argv` (`hierarchy`'s flags) builds from the held input
 /// or the one named: per level `(A parts, P parts or None)`.
 #[pyfunction]
 #[pyo3(signature = (argv, matrix=None, progress=None))]
@@ -265,6 +265,21 @@ fn machine(name: &str) -> PyResult<String> {
     serde_json::to_string(&m).map_err(|e| Error::new_err(e.to_string()))
 }
 
+/// Every option of `command` (`analyze`, `compare`, `scale`,
+/// `hierarchy`) as the command line defines it, as JSON: the package's
+/// signatures, docstrings and stubs come from it.
+#[pyfunction]
+fn options(command: &str) -> PyResult<String> {
+    let v = amgcomm::cli::options::options(command).map_err(|f| Error::new_err(f.message))?;
+    serde_json::to_string(&v).map_err(|e| Error::new_err(e.to_string()))
+}
+
+/// The library's version (Cargo's).
+#[pyfunction]
+fn version() -> &'static str {
+    amgcomm::VERSION
+}
+
 #[pymodule]
 fn _amgcomm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Error", m.py().get_type::<Error>())?;
@@ -272,6 +287,8 @@ fn _amgcomm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(hierarchy, m)?)?;
     m.add_function(wrap_pyfunction!(machines, m)?)?;
     m.add_function(wrap_pyfunction!(machine, m)?)?;
+    m.add_function(wrap_pyfunction!(options, m)?)?;
+    m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(_workers, m)?)?;
     Ok(())
 }

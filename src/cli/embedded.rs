@@ -28,7 +28,7 @@ pub struct Failure {
 impl From<Error> for Failure {
     fn from(e: Error) -> Failure {
         Failure {
-            message: e.to_string(),
+            message: super::process::flags(&e.to_string()),
             usage: e.exit_status() == 2,
         }
     }
@@ -114,20 +114,50 @@ pub fn run(
     }
 }
 
-/// The hierarchy `argv` (`analyze`'s flags) builds, or reads, from
-/// `held` or the input the flags name.
+/// Whether `argv` asks well: parsed, mapped to its request and checked as
+/// the command line does before it reads anything, nothing run.
+pub fn check(argv: &[String]) -> Result<(), Failure> {
+    match parse(argv)? {
+        Command::Analyze(args) => analysis(&args, None).map(|_| ()),
+        Command::Compare(args) => super::compare::request(&args)
+            .map(|_| ())
+            .map_err(Failure::from),
+        Command::Scale(args) => {
+            let r = args.request()?;
+            r.check().map(|_| ()).map_err(|e| Error::from(e).into())
+        }
+        Command::Hierarchy(args) => {
+            let r = args.request()?;
+            r.check().map(|_| ()).map_err(|e| Error::from(e).into())
+        }
+        _ => Err(Failure {
+            message: "the Python package runs analyze, compare, scale and hierarchy".into(),
+            usage: true,
+        }),
+    }
+}
+
+/// The hierarchy `argv` (`hierarchy`'s flags, or `analyze`'s) builds, or
+/// reads, from `held` or the input the flags name.
 pub fn hierarchy(
     argv: &[String],
     held: Option<Arc<Held>>,
     progress: &(dyn Fn(String) + Sync),
 ) -> Result<Hierarchy, Failure> {
-    let Command::Analyze(args) = parse(argv)? else {
-        return Err(Failure {
-            message: "hierarchy takes analyze's flags".into(),
-            usage: true,
-        });
+    let mut r = match parse(argv)? {
+        Command::Analyze(args) => args.request()?,
+        Command::Hierarchy(args) => args.request()?,
+        _ => {
+            return Err(Failure {
+                message: "hierarchy takes hierarchy's flags".into(),
+                usage: true,
+            })
+        }
     };
-    let (r, checked) = analysis(&args, held)?;
+    if let Some(h) = held {
+        r.input = Input::Memory(h);
+    }
+    let checked = r.check().map_err(Error::from)?;
     let mut stages = crate::analysis::Stages::start();
     let loaded = (r.hierarchy(&checked, &say(progress), &mut stages)).map_err(Error::from)?;
     Ok(loaded.h)

@@ -59,7 +59,7 @@ impl HierarchyArgs {
         Ok(m.allocated(Some(ranks), Some(1), None, None)?)
     }
 
-    fn request(&self) -> Result<Request, Error> {
+    pub(crate) fn request(&self) -> Result<Request, Error> {
         let input = Input::Matrix {
             spec: self.matrix.spec()?,
             permute: self.matrix.permute,

@@ -20,6 +20,7 @@ mod machine;
 mod matrix;
 #[cfg(feature = "mpi")]
 mod mpi;
+pub mod options;
 mod partition;
 mod process;
 mod replay;

@@ -66,7 +66,7 @@ const FLAGS: [(&str, &str); 19] = [
 ];
 
 /// `text` with the library's field names as flags ([`FLAGS`]).
-fn flags(text: &str) -> String {
+pub(super) fn flags(text: &str) -> String {
     FLAGS
         .iter()
         .fold(text.to_string(), |t, (field, flag)| t.replace(field, flag))
