@@ -14,9 +14,13 @@
  * Build (Debian: apt-get install libhypre-dev openmpi-bin libopenmpi-dev):
  *   mpicc tools/hypre_dump_levels.c -I/usr/include/hypre -lHYPRE -lm -o hypre_dump_levels
  * Run:
- *   mpirun -n 4 ./hypre_dump_levels OUTDIR [N]
+ *   mpirun -n 4 ./hypre_dump_levels OUTDIR [N [solve]]
  * N: grid points per direction (default 12). Rank r owns a block of rows
  * proportional to r + 1, so the blocks are uneven.
+ * With `solve`, BoomerAMG is set up once, as the preconditioner of hypre's
+ * PCG (one V-cycle per application, tol 1e-8 on A x = 1), the levels are
+ * dumped after that setup, and the solve runs: under Caliper
+ * (scripts/caliper_hypre.sh) the profile and the dump are of one run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,13 +133,46 @@ int main(int argc, char *argv[])
    HYPRE_IJVectorGetObject(bij, (void **) &b);
    HYPRE_IJVectorGetObject(xij, (void **) &x);
 
-   HYPRE_Solver amg;
+   int solve = argc > 3 && strcmp(argv[3], "solve") == 0;
+   HYPRE_Solver amg, pcg = NULL;
    HYPRE_BoomerAMGCreate(&amg);
    HYPRE_BoomerAMGSetPrintLevel(amg, 0);
    HYPRE_BoomerAMGSetMaxCoarseSize(amg, 9);
-   HYPRE_BoomerAMGSetup(amg, A, b, x);
+   if (solve)
+   {
+      /* b = 1 (x stays 0); BoomerAMG as a preconditioner: one V-cycle per
+       * application, its only setup the one hypre_PCGSetup calls. */
+      HYPRE_ParVectorSetConstantValues(b, 1.0);
+      HYPRE_BoomerAMGSetTol(amg, 0.0);
+      HYPRE_BoomerAMGSetMaxIter(amg, 1);
+      HYPRE_ParCSRPCGCreate(MPI_COMM_WORLD, &pcg);
+      HYPRE_PCGSetTol(pcg, 1e-8);
+      HYPRE_PCGSetMaxIter(pcg, 100);
+      HYPRE_PCGSetTwoNorm(pcg, 1);
+      HYPRE_PCGSetPrecond(pcg, (HYPRE_PtrToSolverFcn) HYPRE_BoomerAMGSolve,
+                          (HYPRE_PtrToSolverFcn) HYPRE_BoomerAMGSetup, amg);
+      HYPRE_ParCSRPCGSetup(pcg, A, b, x);
+   }
+   else
+   {
+      HYPRE_BoomerAMGSetup(amg, A, b, x);
+   }
 
    dump_levels(amg, dir);
+   if (solve)
+   {
+      HYPRE_Int iters;
+      HYPRE_Real relres;
+      HYPRE_ParCSRPCGSolve(pcg, A, b, x);
+      HYPRE_PCGGetNumIterations(pcg, &iters);
+      HYPRE_PCGGetFinalRelativeResidualNorm(pcg, &relres);
+      if (rank == 0)
+      {
+         printf("hypre_dump_levels: PCG with BoomerAMG: %d iterations, relative residual %e\n",
+                (int) iters, (double) relres);
+      }
+      HYPRE_ParCSRPCGDestroy(pcg);
+   }
    if (rank == 0)
    {
       printf("hypre_dump_levels: %d levels of a %d^3 Laplacian on %d ranks in %s\n",

@@ -123,6 +123,10 @@ pub struct PhaseOverlay {
     /// Their ratio.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub modeled_over_measured: Option<f64>,
+    /// Messages over all ranks and the whole run, as the profile counted
+    /// them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measured_messages: Option<f64>,
     /// Messages per call over all ranks, as the profile counted them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub measured_messages_per_call: Option<f64>,
@@ -239,6 +243,7 @@ pub fn overlay_phases(a: &Analysis, m: &Measured, c: &Cycle) -> (Vec<PhaseOverla
                     .filter(|_| pm.seconds > 0.0)
                     .map(|s| s / pm.seconds),
                 modeled_seconds,
+                measured_messages: pm.messages,
                 measured_messages_per_call: measured_per_call,
                 modeled_messages_per_call: call.map(|(x, _)| x.messages),
                 exchanges_per_call: measured_per_call

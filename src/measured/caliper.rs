@@ -14,7 +14,9 @@
 //! and none holding `Setup`) when the profile has any, else all. The time
 //! is the slowest rank's sum, when rows are per rank. The profile does not
 //! say which operation a message belongs to: the level's time is set
-//! beside the level's modeled solve as a whole.
+//! beside the level's modeled solve as a whole. With Caliper's message
+//! counts (`mpi.message.count`), the messages the level's regions sent,
+//! over all ranks, are read too (`Msgs sent`).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -129,6 +131,8 @@ pub fn parse_profile(v: &Value) -> Result<Measured, MeasuredError> {
             )
         })?;
     let rank = col("mpi.rank");
+    // Caliper's `mpi.message.count`: the messages each call sent.
+    let sent = col("Msgs sent");
 
     // The tree, parents first (as Caliper writes it), so that each node's
     // place follows from its parent's in one pass.
@@ -169,8 +173,10 @@ pub fn parse_profile(v: &Value) -> Result<Measured, MeasuredError> {
         ));
     }
 
-    // Per (solve?, level, rank): the point-to-point seconds.
+    // Per (solve?, level, rank): the point-to-point seconds; per (solve?,
+    // level): the messages sent below it, by any call.
     let mut sums: HashMap<(bool, usize, u64), f64> = HashMap::new();
+    let mut counts: HashMap<(bool, usize), f64> = HashMap::new();
     let mut calls_seen = 0usize;
     for (r, row) in data.iter().enumerate() {
         let row = row
@@ -197,6 +203,19 @@ pub fn parse_profile(v: &Value) -> Result<Measured, MeasuredError> {
         };
         let place = places[node];
         let Some(level) = place.level else { continue };
+        let in_solve = place.solve && !place.setup;
+        if let Some(k) = sent {
+            let n = match &row[k] {
+                Value::Null => 0.0,
+                x => x
+                    .as_f64()
+                    .filter(|n| n.is_finite() && *n >= 0.0)
+                    .ok_or_else(|| {
+                        fail(None, format!("data[{r}]: Msgs sent {x} is not a count"))
+                    })?,
+            };
+            *counts.entry((in_solve, level)).or_default() += n;
+        }
         if !POINT_TO_POINT.contains(&labels[node]) {
             continue;
         }
@@ -215,7 +234,6 @@ pub fn parse_profile(v: &Value) -> Result<Measured, MeasuredError> {
                 .as_u64()
                 .ok_or_else(|| fail(None, format!("data[{r}]: mpi.rank {x} is not a rank")))?,
         };
-        let in_solve = place.solve && !place.setup;
         *sums.entry((in_solve, level, who)).or_default() += seconds;
         calls_seen += 1;
     }
@@ -251,6 +269,9 @@ pub fn parse_profile(v: &Value) -> Result<Measured, MeasuredError> {
         Some(_) => format!("{time_name}: per rank, the slowest rank's sum"),
         None => format!("{time_name}: as the profile aggregates it over ranks"),
     });
+    if sent.is_some() {
+        notes.push("messages: Caliper's `Msgs sent` (mpi.message.count) below each level's regions, over all ranks and the whole run".into());
+    }
     let mut phases = super::LevelPhases::new();
     for (level, seconds) in levels {
         phases.entry(level).or_default().insert(
@@ -258,6 +279,7 @@ pub fn parse_profile(v: &Value) -> Result<Measured, MeasuredError> {
             PhaseMeasured {
                 event: format!("MPI point-to-point below MG level {level}"),
                 seconds,
+                messages: counts.get(&(solve, level)).copied(),
                 ..PhaseMeasured::default()
             },
         );
