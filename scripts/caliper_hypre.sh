@@ -54,9 +54,9 @@ cali_version=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).g
     echo "# Run: CALI_CONFIG=\"$config\""
     echo "#   mpirun --oversubscribe -n 4 tools/hypre_dump_levels levels 12 solve   ($(date -u +%Y-%m-%d), scripts/caliper_hypre.sh)"
     echo "# PCG with BoomerAMG as its preconditioner: $iters iterations, $((iters + 1)) V-cycles; the levels of that run in levels/."
-    echo "# amgcomm's own table: per phase (setup below hypre_BoomerAMGSetup, solve below hypre_BoomerAMGSolve), MG level,"
-    echo "# MPI call and rank, the call's exclusive seconds and the messages it sent and received (Caliper's Msgs sent and"
-    echo "# Msgs recvd), summed over the regions below the level."
+    echo "# amgcomm's own table: per region holding an MPI call (its path from the root, as hypre and Caliper nest it) and"
+    echo "# rank, the call's exclusive seconds and the messages it sent and received (Caliper's time, Msgs sent, Msgs recvd);"
+    echo "# phase (setup below hypre_BoomerAMGSetup, solve below hypre_BoomerAMGSolve) and MG level are the path's."
     echo "# cycles: $((iters + 1))"
     python3 - "$run/prof.json" <<'PY'
 import json, sys
@@ -65,8 +65,10 @@ prof = json.load(open(sys.argv[1]))
 ix = {c: i for i, c in enumerate(prof["columns"])}
 nodes = prof["nodes"]
 place = []
+paths = []
 for n in nodes:
     level, phase = place[n["parent"]] if n.get("parent") is not None else (None, None)
+    paths.append((paths[n["parent"]] + "/" if n.get("parent") is not None else "") + n["label"])
     lab = n["label"]
     if lab.startswith("MG level "):
         level = int(lab[len("MG level "):])
@@ -84,13 +86,13 @@ for row in prof["data"]:
     lab = nodes[node]["label"]
     if level is None or phase is None or not lab.startswith("MPI_"):
         continue
-    a = acc[(phase, level, lab, row[ix["mpi.rank"]])]
+    a = acc[(phase, level, paths[node], row[ix["mpi.rank"]])]
     a[0] += row[ix["time"]] or 0.0
     a[1] += row[ix["Msgs sent"]] or 0
     a[2] += row[ix["Msgs recvd"]] or 0
-print("phase,level,call,rank,seconds,sent,received")
-for (phase, level, call, rank), (s, sent, recvd) in sorted(acc.items(), key=lambda kv: (kv[0][0] != "setup",) + kv[0][1:]):
-    print(f"{phase},{level},{call},{rank},{s:.6e},{sent},{recvd}")
+print("phase,level,region,rank,seconds,sent,received")
+for (phase, level, region, rank), (s, sent, recvd) in sorted(acc.items(), key=lambda kv: (kv[0][0] != "setup",) + kv[0][1:]):
+    print(f"{phase},{level},{region},{rank},{s:.6e},{sent},{recvd}")
 PY
 } > "$out/hypre_pcg.csv"
 echo "wrote $out/hypre_pcg.csv and $out/levels/ ($iters PCG iterations)" >&2

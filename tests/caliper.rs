@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output};
 
+use amgcomm::measured::caliper::POINT_TO_POINT;
 use serde_json::{json, Value};
 
 mod common;
@@ -23,8 +24,8 @@ fn amgcomm(args: &[&str]) -> Output {
         .expect("binary runs")
 }
 
-/// A row of the table: (phase, level, call, rank, seconds, messages sent,
-/// received).
+/// A row of the table: (phase, level, region path, rank, seconds,
+/// messages sent, received).
 type Row = (String, usize, String, u64, f64, u64, u64);
 
 const TABLE: &str = "tests/data/caliper/hypre_pcg.csv";
@@ -61,50 +62,63 @@ fn cycles() -> u64 {
     line.trim().parse().unwrap()
 }
 
-/// The profile Caliper writes for `rows`: main -> HYPRE_BoomerAMGSetup
-/// or HYPRE_BoomerAMGSolve -> hypre_BoomerAMGCycle (the solve) -> MG
-/// level L -> the MPI call, a row per node and rank, with `extra`
-/// regions of other names beside.
+/// The profile Caliper writes for `rows`, in its json-split layout: the
+/// region tree of each row's path (hypre's regions, the MPI call the
+/// leaf), a row per call and rank with Caliper's columns, a row per
+/// other region and rank (hypre's own time, no messages) and one per rank
+/// outside every region (`path` null), as the recorded run has them.
 fn profile(rows: &[Row]) -> Value {
-    let mut nodes: Vec<Value> = vec![json!({"label": "main", "column": "path"})];
+    let mut nodes: Vec<Value> = Vec::new();
     let mut ids: BTreeMap<(Option<usize>, String), usize> = BTreeMap::new();
-    let mut node = |parent: usize, label: &str, nodes: &mut Vec<Value>| -> usize {
-        *ids.entry((Some(parent), label.to_string()))
-            .or_insert_with(|| {
-                nodes.push(json!({"label": label, "column": "path", "parent": parent}));
-                nodes.len() - 1
-            })
-    };
     let mut data = Vec::new();
-    for (phase, level, call, rank, s, sent, recvd) in rows {
-        let top = if phase == "setup" {
-            node(0, "HYPRE_BoomerAMGSetup", &mut nodes)
-        } else {
-            let solve = node(0, "HYPRE_BoomerAMGSolve", &mut nodes);
-            node(solve, "hypre_BoomerAMGCycle", &mut nodes)
-        };
-        let l = node(top, &format!("MG level {level}"), &mut nodes);
-        // hypre's own regions beside the calls, which are not messages.
-        let relax = node(l, "Relaxation", &mut nodes);
-        let c = node(relax, call, &mut nodes);
-        data.push(json!([c, rank, s, s, sent, recvd]));
-        data.push(json!([relax, rank, 1e-3, 1e-3 + s, null, null]));
+    let mut inner = std::collections::BTreeSet::new();
+    let ranks: std::collections::BTreeSet<u64> = rows.iter().map(|r| r.3).collect();
+    for (_, _, region, rank, s, sent, recvd) in rows {
+        let mut parent: Option<usize> = None;
+        for label in region.split('/') {
+            let id = *ids.entry((parent, label.to_string())).or_insert_with(|| {
+                nodes.push(match parent {
+                    Some(p) => json!({"label": label, "column": "path", "parent": p}),
+                    None => json!({"label": label, "column": "path"}),
+                });
+                nodes.len() - 1
+            });
+            if let Some(p) = parent {
+                inner.insert(p);
+            }
+            parent = Some(id);
+        }
+        data.push(json!([parent, rank, s, sent, recvd]));
+    }
+    for p in inner {
+        for r in &ranks {
+            data.push(json!([p, r, 1e-3, null, null]));
+        }
+    }
+    for r in &ranks {
+        data.push(json!([null, r, 2e-3, null, null]));
     }
     json!({
         "data": data,
-        "columns": ["path", "mpi.rank", "sum#time.duration", "inclusive#sum#time.duration", "Msgs sent", "Msgs recvd"],
-        "column_metadata": [{"is_value": false}, {"is_value": false}, {"is_value": true}, {"is_value": true}, {"is_value": true}, {"is_value": true}],
+        "columns": ["path", "mpi.rank", "time", "Msgs sent", "Msgs recvd"],
+        "column_metadata": [{"is_value": false}, {"is_value": false}, {"is_value": true}, {"is_value": true}, {"is_value": true}],
         "nodes": nodes,
         "mpi.world.size": "4",
         "cali.caliper.version": "2.15.0-dev",
-        "cali.channel": "hatchet-region-profile",
+        "cali.channel": "runtime-profile",
     })
+}
+
+/// The MPI call a row's region ends in.
+fn call(region: &str) -> &str {
+    region.rsplit('/').next().unwrap()
 }
 
 /// Per level, the slowest rank's solve seconds, summed by hand.
 fn by_hand(rows: &[Row]) -> BTreeMap<usize, f64> {
     let mut per: BTreeMap<(usize, u64), f64> = BTreeMap::new();
-    for (phase, level, _, rank, s, ..) in rows.iter().filter(|r| r.0 == "solve") {
+    let p2p = |r: &&Row| POINT_TO_POINT.contains(&call(&r.2));
+    for (phase, level, _, rank, s, ..) in rows.iter().filter(|r| r.0 == "solve").filter(p2p) {
         assert_eq!(phase, "solve");
         *per.entry((*level, *rank)).or_default() += s;
     }
@@ -225,7 +239,16 @@ fn setup_only_deeper_and_foreign_profiles() {
     );
 
     let mut deep = self::rows();
-    deep.push(("solve".into(), 40, "MPI_Isend".into(), 0, 1e-5, 1, 0));
+    deep.push((
+        "solve".into(),
+        40,
+        "hypre_PCGSolve/hypre_BoomerAMGSolve/hypre_BoomerAMGCycle/MG level 40/Relaxation/MPI_Isend"
+            .into(),
+        0,
+        1e-5,
+        1,
+        0,
+    ));
     std::fs::write(&file, profile(&deep).to_string()).unwrap();
     let (o, _) = analyze(d.path(), &file, &[]);
     assert!(o.status.success());
@@ -273,10 +296,7 @@ fn hostile_profiles_fail_in_one_line() {
             good.replacen("\"columns\":[\"path\"", "\"columns\":[\"region\"", 1),
             "no `path` column",
         ),
-        (
-            good.replace("sum#time.duration", "sum#flops"),
-            "no time column",
-        ),
+        (good.replace("\"time\"", "\"flops\""), "no time column"),
         (good.replace("MPI_", "PMPI_"), "no MPI point-to-point call"),
         (
             {
@@ -313,12 +333,12 @@ fn hostile_profiles_fail_in_one_line() {
                 row[2] = json!("fast");
                 v.to_string()
             },
-            "sum#time.duration \"fast\" is not a number",
+            "time \"fast\" is not a number",
         ),
         (
             {
                 let mut v: Value = serde_json::from_str(&good).unwrap();
-                v["data"][0][4] = json!(-3);
+                v["data"][0][3] = json!(-3);
                 v.to_string()
             },
             "Msgs sent -3 is not a count",
