@@ -160,15 +160,21 @@ fn analyze(dir: &Path, measured: &Path, extra: &[&str]) -> (Output, Option<Value
     (o, r)
 }
 
-#[test]
-fn a_hypre_profile_is_set_beside_each_levels_modeled_solve() {
+/// The recorded run's profile, analyzed on its levels over its 9
+/// V-cycles: the folder, the profile, the table's rows and the report.
+fn the_recorded_run() -> (tempfile::TempDir, std::path::PathBuf, Vec<Row>, Value) {
     let d = tempfile::tempdir().unwrap();
     let rows = rows();
     let file = d.path().join("hypre.json");
     std::fs::write(&file, profile(&rows).to_string()).unwrap();
     let (o, r) = analyze(d.path(), &file, &["--cycle", "V", "--iterations", "9"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let r = r.unwrap();
+    (d, file, rows, r.unwrap())
+}
+
+#[test]
+fn a_hypre_profile_is_set_beside_each_levels_modeled_solve() {
+    let (d, file, rows, r) = the_recorded_run();
     let m = &r["measured"];
     assert_eq!(m["format"], "caliper");
     assert_eq!(m["ranks"], 4);
@@ -359,13 +365,7 @@ fn hostile_profiles_fail_in_one_line() {
 /// (below the finest): par_cycle.c's annotations.
 #[test]
 fn caliper_counts_the_messages_amgcomm_counts_on_the_same_levels() {
-    let d = tempfile::tempdir().unwrap();
-    let rows = rows();
-    let file = d.path().join("hypre.json");
-    std::fs::write(&file, profile(&rows).to_string()).unwrap();
-    let (o, r) = analyze(d.path(), &file, &["--cycle", "V", "--iterations", "9"]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let r = r.unwrap();
+    let (_d, _, rows, r) = the_recorded_run();
     // Counted by hand from the table.
     let mut counted: BTreeMap<usize, u64> = BTreeMap::new();
     let (mut sent, mut received) = (0, 0);
