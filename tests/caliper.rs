@@ -272,6 +272,17 @@ fn setup_only_deeper_and_foreign_profiles() {
     common::refused(&o, 1, &["no region named `MG level L`"]);
 }
 
+/// `good` with column `k` of the first `MPI_Isend` row set to `x`.
+fn on_isend(good: &str, k: usize, x: Value) -> String {
+    let mut v: Value = serde_json::from_str(good).unwrap();
+    let isend = (v["nodes"].as_array().unwrap().iter())
+        .position(|n| n["label"] == "MPI_Isend")
+        .unwrap();
+    let rows = v["data"].as_array_mut().unwrap();
+    rows.iter_mut().find(|r| r[0] == isend).unwrap()[k] = x;
+    v.to_string()
+}
+
 #[test]
 fn hostile_profiles_fail_in_one_line() {
     let d = tempfile::tempdir().unwrap();
@@ -305,17 +316,8 @@ fn hostile_profiles_fail_in_one_line() {
         (good.replace("\"time\"", "\"flops\""), "no time column"),
         (good.replace("MPI_", "PMPI_"), "no MPI point-to-point call"),
         (
-            {
-                // A rank of -1 on a point-to-point call's row.
-                let mut v: Value = serde_json::from_str(&good).unwrap();
-                let isend = (v["nodes"].as_array().unwrap().iter())
-                    .position(|n| n["label"] == "MPI_Isend")
-                    .unwrap();
-                let rows = v["data"].as_array_mut().unwrap();
-                let row = rows.iter_mut().find(|r| r[0] == isend).unwrap();
-                row[1] = json!(-1);
-                v.to_string()
-            },
+            // A rank of -1 on a point-to-point call's row.
+            on_isend(&good, 1, json!(-1)),
             "not a rank",
         ),
         (
@@ -329,16 +331,7 @@ fn hostile_profiles_fail_in_one_line() {
             "sum past any number",
         ),
         (
-            {
-                let mut v: Value = serde_json::from_str(&good).unwrap();
-                let isend = (v["nodes"].as_array().unwrap().iter())
-                    .position(|n| n["label"] == "MPI_Isend")
-                    .unwrap();
-                let rows = v["data"].as_array_mut().unwrap();
-                let row = rows.iter_mut().find(|r| r[0] == isend).unwrap();
-                row[2] = json!("fast");
-                v.to_string()
-            },
+            on_isend(&good, 2, json!("fast")),
             "time \"fast\" is not a number",
         ),
         (
