@@ -7,7 +7,11 @@
 # rank). Also checks that both build the same levels (rows and nonzeros)
 # on those ranks.
 #
-#   scripts/bench_hypre.sh [N] [ROUNDS] [RANKS]    # 7-point Laplacian N^3, default 100
+#   scripts/bench_hypre.sh [N] [ROUNDS] [RANKS] [KIND]
+# KIND lap (default): the 7-point Laplacian N^3 (N default 100), built in
+# place on both sides; elast: 3D elasticity, `amgcomm generate
+# elasticity3d --n N` (N 65: 849,420 rows), 3 functions, read by both from
+# one Matrix Market file (input excluded on both sides as before).
 # Needs mpicc, mpirun and libhypre-dev (apt-get install openmpi-bin
 # libopenmpi-dev libhypre-dev).
 set -euo pipefail
@@ -15,23 +19,31 @@ cd "$(dirname "$0")/.."
 N=${1:-100}
 ROUNDS=${2:-5}
 RANKS=${3:-2}
+KIND=${4:-lap}
+case "$KIND" in lap|elast) ;; *) echo "usage: scripts/bench_hypre.sh [N] [ROUNDS] [RANKS] [lap|elast]" >&2; exit 2 ;; esac
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 cargo build --release --quiet --bin amgcomm
 BIN=target/release/amgcomm
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 mpicc -O2 tools/hypre_levels.c -I/usr/include/hypre -lHYPRE -lm -o "$TMP/hypre_levels"
-echo "gen:poisson3d:$N, $(nproc) cores, $(date -u +%Y-%m-%d), hypre on $RANKS ranks"
+case "$KIND" in
+  lap) ours=("gen:poisson3d:$N"); theirs=("lap:$N") ;;
+  elast)
+    "$BIN" generate elasticity3d --n "$N" -o "$TMP/e.mtx" >/dev/null
+    ours=("$TMP/e.mtx" --num-functions 3); theirs=("$TMP/e.mtx" 3) ;;
+esac
+echo "${ours[0]/$TMP\//} ($KIND $N), $(nproc) cores, $(date -u +%Y-%m-%d), hypre on $RANKS ranks"
 
-"$BIN" hierarchy "gen:poisson3d:$N" --preset hypre --ranks "$RANKS" --json "$TMP/a.json" >/dev/null
+"$BIN" hierarchy "${ours[@]}" --preset hypre --ranks "$RANKS" --json "$TMP/a.json" >/dev/null
 python3 -c "import json,sys; [print(i, l['rows'], l['nnz']) for i, l in enumerate(json.load(open(sys.argv[1]))['levels'])]" "$TMP/a.json" > "$TMP/a.txt"
-mpirun -n "$RANKS" --oversubscribe "$TMP/hypre_levels" "lap:$N" | grep -v setup_seconds > "$TMP/h.txt"
+mpirun -n "$RANKS" --oversubscribe "$TMP/hypre_levels" "${theirs[@]}" | grep -v setup_seconds > "$TMP/h.txt"
 if cmp -s "$TMP/a.txt" "$TMP/h.txt"; then echo "levels: identical to hypre on $RANKS ranks"; else echo "levels differ:"; diff "$TMP/a.txt" "$TMP/h.txt" || true; fi
 
 a=(); h=()
 for r in $(seq "$ROUNDS"); do
-  a+=("$("$BIN" hierarchy "gen:poisson3d:$N" --preset hypre --ranks "$RANKS" | sed -n 's/.*hierarchy set up in \([0-9.]*\) s/\1/p')")
-  h+=("$(mpirun -n "$RANKS" --oversubscribe "$TMP/hypre_levels" "lap:$N" | sed -n 's/setup_seconds //p')")
+  a+=("$("$BIN" hierarchy "${ours[@]}" --preset hypre --ranks "$RANKS" | sed -n 's/.*hierarchy set up in \([0-9.]*\) s/\1/p')")
+  h+=("$(mpirun -n "$RANKS" --oversubscribe "$TMP/hypre_levels" "${theirs[@]}" | sed -n 's/setup_seconds //p')")
 done
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 ma=$(median "${a[@]}"); mh=$(median "${h[@]}")
