@@ -272,7 +272,7 @@ def _run(command: str, source, flags: list[str], progress, name, cls):
 
 
 def analyze(source, *, progress: Callable[[str], Any] | None = None, name: str | None = None, **options) -> Analysis:
-    flags = _options.flags("analyze", "analyze", options)
+    flags = _options.flags("analyze", options)
     return _run("analyze", source, flags, progress, name, Analysis)
 
 
@@ -284,7 +284,7 @@ def compare(
     name: str | None = None,
     **options,
 ) -> Compared:
-    flags = _options.flags("compare", "compare", options)
+    flags = _options.flags("compare", options)
     if not isinstance(variants, (list, tuple)) or not all(isinstance(v, dict) for v in variants):
         raise Error(f"variants must be a list of dicts, got {variants!r}")
     spec = ";".join(",".join(f"{k.replace('_', '-')}={v}" for k, v in v.items()) for v in variants)
@@ -299,7 +299,7 @@ def scale(
     name: str | None = None,
     **options,
 ) -> Scaled:
-    flags = _options.flags("scale", "scale", options)
+    flags = _options.flags("scale", options)
     counts = list(nodes) if isinstance(nodes, (list, tuple, range)) else [nodes]
     if not counts or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in counts):
         raise Error(f"nodes must be a list of positive integers, got {nodes!r}")
@@ -333,7 +333,7 @@ def hierarchy(A, *, progress: Callable[[str], Any] | None = None, name: str | No
 
     if _is_multilevel(A):
         raise TypeError("hierarchy builds one: give it a matrix")
-    flags = _options.flags("hierarchy", "hierarchy", options)
+    flags = _options.flags("hierarchy", options)
     inputs, held = _input(A, "hierarchy", name)
     got = _call(_amgcomm.hierarchy, ["hierarchy", *inputs, *flags], progress=progress, **held)
 

@@ -9,6 +9,7 @@ are checked here, in Python's words, before anything runs.
 from __future__ import annotations
 
 import difflib
+import functools
 import inspect
 import json
 import numbers
@@ -31,10 +32,12 @@ _OWN = {
 }
 
 
-def specs(command: str) -> list[dict]:
-    """The keyword options of ``command``, in the order of its help."""
+@functools.cache
+def specs(command: str) -> tuple[dict, ...]:
+    """The keyword options of ``command``, in the order of its help (read
+    once: every call of a function checks its keywords against them)."""
     own = _OWN[command]
-    return [o for o in json.loads(_amgcomm.options(command)) if o["name"] not in own]
+    return tuple(o for o in json.loads(_amgcomm.options(command)) if o["name"] not in own)
 
 
 def _default(o: dict) -> Any:
@@ -93,13 +96,9 @@ def _one(o: dict, v: Any) -> str:
     """One value as the command line's text, or Error in Python's words."""
     name, k = o["name"], o["kind"]
     if k == "int":
-        least = o.get("min") or 0
-        what = "a positive integer" if least >= 1 else "a non-negative integer"
-        if o["min"] is None:
-            what = "an integer"
-        if isinstance(v, bool) or not isinstance(v, numbers.Integral):
-            raise _bad(name, what, v)
-        if o["min"] is not None and v < least:
+        least = o["min"]
+        what = {None: "an integer", 0: "a non-negative integer"}.get(least, "a positive integer")
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or (least is not None and v < least):
             raise _bad(name, what, v)
         return str(int(v))
     if k == "float":
@@ -119,10 +118,10 @@ def _one(o: dict, v: Any) -> str:
     return str(v)
 
 
-def flags(function: str, command: str, options: dict[str, Any]) -> list[str]:
+def flags(command: str, options: dict[str, Any]) -> list[str]:
     """``options`` as the command line's flags, checked: an unknown
-    keyword is a TypeError naming the nearest option, a bad value an
-    ``Error`` (a ValueError)."""
+    keyword is a TypeError naming the nearest option (and the function,
+    named as the command), a bad value an ``Error`` (a ValueError)."""
     known = {o["name"]: o for o in specs(command)}
     out: list[str] = []
     for key, value in options.items():
@@ -130,7 +129,7 @@ def flags(function: str, command: str, options: dict[str, Any]) -> list[str]:
         if o is None:
             near = difflib.get_close_matches(key, list(known), n=1)
             hint = f"; did you mean '{near[0]}'?" if near else ""
-            raise TypeError(f"{function}() got an unexpected keyword argument '{key}'{hint}")
+            raise TypeError(f"{command}() got an unexpected keyword argument '{key}'{hint}")
         if value is None:
             continue
         if o["kind"] == "bool":

@@ -65,7 +65,7 @@ pub fn default_ops(preset: crate::amg::Preset) -> comm::Ops {
 }
 
 impl Default for Options {
-    /// the default model, standard exchanges, ptap included, patterns not
+    /// The default model, standard exchanges, ptap included, patterns not
     /// kept.
     fn default() -> Options {
         Options {

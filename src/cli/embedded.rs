@@ -61,12 +61,11 @@ fn say(progress: &(dyn Fn(String) + Sync)) -> impl Fn(Event) + '_ {
     }
 }
 
-/// `analyze`'s request from its flags, on `held` when given, checked.
-fn analysis(
-    args: &super::analyze::AnalyzeArgs,
+/// The request `r`, on `held` when given, checked.
+fn checked(
+    mut r: crate::analysis::Request,
     held: Option<Arc<Held>>,
 ) -> Result<(crate::analysis::Request, crate::analysis::request::Checked), Failure> {
-    let mut r = args.request()?;
     if let Some(h) = held {
         r.input = Input::Memory(h);
     }
@@ -86,7 +85,7 @@ pub fn run(
     let events = say(progress);
     match parse(argv)? {
         Command::Analyze(args) => {
-            let (r, checked) = analysis(&args, held)?;
+            let (r, checked) = checked(args.request()?, held)?;
             let run = r.run(checked, &events).map_err(Error::from)?;
             crate::report::run::write_run(&run, &r, false, &|s| progress(s))
                 .map_err(Error::from)?;
@@ -118,7 +117,7 @@ pub fn run(
 /// the command line does before it reads anything, nothing run.
 pub fn check(argv: &[String]) -> Result<(), Failure> {
     match parse(argv)? {
-        Command::Analyze(args) => analysis(&args, None).map(|_| ()),
+        Command::Analyze(args) => checked(args.request()?, None).map(|_| ()),
         Command::Compare(args) => super::compare::request(&args)
             .map(|_| ())
             .map_err(Failure::from),
@@ -126,10 +125,7 @@ pub fn check(argv: &[String]) -> Result<(), Failure> {
             let r = args.request()?;
             r.check().map(|_| ()).map_err(|e| Error::from(e).into())
         }
-        Command::Hierarchy(args) => {
-            let r = args.request()?;
-            r.check().map(|_| ()).map_err(|e| Error::from(e).into())
-        }
+        Command::Hierarchy(args) => checked(args.request()?, None).map(|_| ()),
         _ => Err(Failure {
             message: "the Python package runs analyze, compare, scale and hierarchy".into(),
             usage: true,
@@ -137,27 +133,20 @@ pub fn check(argv: &[String]) -> Result<(), Failure> {
     }
 }
 
-/// The hierarchy `argv` (`hierarchy`'s flags, or `analyze`'s) builds, or
-/// reads, from `held` or the input the flags name.
+/// The hierarchy `argv` (`hierarchy`'s flags) builds, or reads, from
+/// `held` or the input the flags name.
 pub fn hierarchy(
     argv: &[String],
     held: Option<Arc<Held>>,
     progress: &(dyn Fn(String) + Sync),
 ) -> Result<Hierarchy, Failure> {
-    let mut r = match parse(argv)? {
-        Command::Analyze(args) => args.request()?,
-        Command::Hierarchy(args) => args.request()?,
-        _ => {
-            return Err(Failure {
-                message: "hierarchy takes hierarchy's flags".into(),
-                usage: true,
-            })
-        }
+    let Command::Hierarchy(args) = parse(argv)? else {
+        return Err(Failure {
+            message: "hierarchy takes hierarchy's flags".into(),
+            usage: true,
+        });
     };
-    if let Some(h) = held {
-        r.input = Input::Memory(h);
-    }
-    let checked = r.check().map_err(Error::from)?;
+    let (r, checked) = checked(args.request()?, held)?;
     let mut stages = crate::analysis::Stages::start();
     let loaded = (r.hierarchy(&checked, &say(progress), &mut stages)).map_err(Error::from)?;
     Ok(loaded.h)
