@@ -50,13 +50,7 @@ impl RawCsr {
         if !self.is_canonical() {
             return self.to_csr();
         }
-        Csr::try_new(
-            (self.nrows, self.ncols),
-            self.indptr,
-            self.indices,
-            self.data,
-        )
-        .unwrap_or_else(|(_, _, _, e)| panic!("internal error: canonical rows rejected: {e}"))
+        crate::matrix::csr::assemble(self.nrows, self.ncols, self.indptr, self.indices, self.data)
     }
 
     pub fn nnz(&self) -> usize {

@@ -384,16 +384,63 @@ fn sum_duplicates(indptr: &mut [usize], indices: &mut Vec<u32>, data: &mut Vec<f
     data.truncate(w);
 }
 
-fn assemble(
+/// The pipeline's CSR type from arrays a caller built sorted.
+pub(crate) fn assemble(
     nrows: usize,
     ncols: usize,
     indptr: Vec<usize>,
     indices: Vec<u32>,
     data: Vec<f64>,
 ) -> Csr {
-    // Every caller has checked bounds and sorted rows; a failure here is a bug.
-    Csr::try_new((nrows, ncols), indptr, indices, data)
-        .unwrap_or_else(|(_, _, _, e)| panic!("internal error: invalid CSR structure: {e}"))
+    // Every caller has checked bounds and sorted rows; a failure here is a
+    // bug. The check is sprs's own (`CsMat::try_new`), row blocks side by
+    // side: serial, it was a level's slowest step after the setup.
+    if let Err(e) = check_structure(nrows, ncols, &indptr, &indices, data.len()) {
+        panic!("internal error: invalid CSR structure: {e}");
+    }
+    // SAFETY: check_structure holds everything try_new checks: indptr's
+    // length, start, order and end, every row's columns strictly
+    // increasing and below ncols, data as long as indices.
+    unsafe {
+        Csr::new_unchecked(
+            sprs::CompressedStorage::CSR,
+            (nrows, ncols),
+            indptr,
+            indices,
+            data,
+        )
+    }
+}
+
+/// `sprs`'s structure check of a CSR matrix, in parallel.
+fn check_structure(
+    nrows: usize,
+    ncols: usize,
+    indptr: &[usize],
+    indices: &[u32],
+    ndata: usize,
+) -> Result<(), &'static str> {
+    if indptr.len() != nrows + 1 || indptr[0] != 0 {
+        return Err("indptr's length or start");
+    }
+    if indptr[nrows] != indices.len() || ndata != indices.len() {
+        return Err("indptr, indices and data disagree on the nonzeros");
+    }
+    if u32::try_from(ncols).is_err() {
+        return Err("more columns than 32-bit indices hold");
+    }
+    let rows_ok = |i: usize| {
+        let (a, b) = (indptr[i], indptr[i + 1]);
+        a <= b
+            && b <= indices.len()
+            && indices[a..b].windows(2).all(|w| w[0] < w[1])
+            && indices[a..b].last().is_none_or(|&j| (j as usize) < ncols)
+    };
+    if (0..nrows).into_par_iter().with_min_len(4096).all(rows_ok) {
+        Ok(())
+    } else {
+        Err("a row's columns unsorted, repeated or out of range")
+    }
 }
 
 /// Split `chunks` into at most `n` runs of consecutive chunks with similar
@@ -422,6 +469,32 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
+
+    /// The parallel check refuses what `CsMat::try_new` refuses, and
+    /// takes what it takes.
+    #[test]
+    fn check_structure_agrees_with_sprs() {
+        let cases: Vec<(usize, usize, Vec<usize>, Vec<u32>)> = vec![
+            (2, 3, vec![0, 2, 3], vec![0, 2, 1]),
+            (2, 3, vec![0, 2, 3], vec![2, 0, 1]),
+            (2, 3, vec![0, 2, 3], vec![0, 0, 1]),
+            (2, 3, vec![0, 2, 3], vec![0, 3, 1]),
+            (2, 3, vec![0, 2, 2], vec![0, 1, 1]),
+            (2, 3, vec![0, 3, 2], vec![0, 1, 2]),
+            (2, 3, vec![1, 2, 3], vec![0, 1, 2]),
+            (2, 3, vec![0, 2], vec![0, 1]),
+            (0, 0, vec![0], vec![]),
+            (3, 1, vec![0, 0, 1, 1], vec![0]),
+        ];
+        for (nrows, ncols, indptr, indices) in cases {
+            let data = vec![1.0; indices.len()];
+            let ours = check_structure(nrows, ncols, &indptr, &indices, data.len()).is_ok();
+            let theirs =
+                Csr::try_new((nrows, ncols), indptr.clone(), indices.clone(), data).is_ok();
+            assert_eq!(ours, theirs, "{nrows}x{ncols} {indptr:?} {indices:?}");
+        }
+        assert!(check_structure(1, 2, &[0, 1], &[0], 2).is_err());
+    }
 
     fn dense(a: &Csr) -> Vec<Vec<f64>> {
         let mut d = vec![vec![0.0; a.cols()]; a.rows()];

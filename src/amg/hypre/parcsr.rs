@@ -79,37 +79,6 @@ pub(crate) struct Rows {
     pub vals: Vec<f64>,
 }
 
-impl Rows {
-    fn into_csr(parts: Vec<Rows>, nrows: usize) -> RawCsr {
-        let mut indptr = Vec::with_capacity(nrows + 1);
-        indptr.push(0);
-        for p in &parts {
-            for &l in &p.lens {
-                indptr.push(indptr.last().unwrap() + l);
-            }
-        }
-        let (mut indices, mut data) = (Vec::new(), Vec::new());
-        if parts.len() == 1 {
-            let p = parts.into_iter().next().expect("one part");
-            (indices, data) = (p.cols, p.vals);
-        } else {
-            indices.reserve(*indptr.last().unwrap());
-            data.reserve(*indptr.last().unwrap());
-            for p in parts {
-                indices.extend_from_slice(&p.cols);
-                data.extend_from_slice(&p.vals);
-            }
-        }
-        RawCsr {
-            nrows,
-            ncols: 0,
-            indptr,
-            indices,
-            data,
-        }
-    }
-}
-
 /// Every rank's rows computed in parallel, in blocks of at most 2048 rows
 /// (blocks of different ranks side by side, so a few large ranks and
 /// many small ones keep the threads alike busy), each task with scratch
@@ -123,8 +92,10 @@ where
     F: Fn(&mut S, usize, usize, &mut Rows, &mut Rows) + Sync + Send,
 {
     const BLOCK: usize = 2048;
-    // One scratch a thread, made once: a task's marks span the level.
-    let pool: Vec<std::sync::Mutex<Option<S>>> = (0..rayon::current_num_threads().max(1))
+    // One scratch a thread, made once: a task's marks span the level;
+    // with it the sizes of the thread's last block, to reserve the next.
+    type Slot<S> = std::sync::Mutex<Option<(S, [usize; 4])>>;
+    let pool: Vec<Slot<S>> = (0..rayon::current_num_threads().max(1))
         .map(|_| std::sync::Mutex::new(None))
         .collect();
     let items: Vec<(usize, usize, usize)> = (0..rows.len())
@@ -133,48 +104,104 @@ where
             (0..n.div_ceil(BLOCK).max(1)).map(move |b| (r, b * BLOCK, ((b + 1) * BLOCK).min(n)))
         })
         .collect();
-    let mut parts: Vec<(Rows, Rows)> = items
+    let parts: Vec<(Rows, Rows)> = items
         .par_iter()
         .map(|&(r, lo, hi)| {
             let t = rayon::current_thread_index().unwrap_or(0) % pool.len();
             let mut slot = pool[t].lock().unwrap_or_else(|e| e.into_inner());
-            let st = slot.get_or_insert_with(&init);
-            let (mut d, mut o) = (Rows::default(), Rows::default());
+            let (st, last) = slot.get_or_insert_with(|| (init(), [0; 4]));
+            // Room for a block like the last one and a quarter: the
+            // buffers rarely grow (each growth is a copy to new pages).
+            let room = |n: usize| n + n / 4;
+            let reserved = |cols: usize, vals: usize| Rows {
+                lens: Vec::with_capacity(hi - lo),
+                cols: Vec::with_capacity(room(cols)),
+                vals: Vec::with_capacity(room(vals)),
+            };
+            let (mut d, mut o) = (reserved(last[0], last[1]), reserved(last[2], last[3]));
             for i in lo..hi {
                 let (nd, no) = (d.cols.len(), o.cols.len());
                 row(st, r, i, &mut d, &mut o);
                 d.lens.push(d.cols.len() - nd);
                 o.lens.push(o.cols.len() - no);
             }
+            *last = [d.cols.len(), d.vals.len(), o.cols.len(), o.vals.len()];
             (d, o)
         })
         .collect();
-    // Each rank's blocks, in order.
-    let mut starts = vec![0usize; rows.len() + 1];
-    for &(r, _, _) in &items {
-        starts[r + 1] += 1;
+    let (d, o): (Vec<Rows>, Vec<Rows>) = parts.into_iter().unzip();
+    let owners: Vec<usize> = items.iter().map(|&(r, _, _)| r).collect();
+    let d = assemble(rows, &owners, d);
+    let o = assemble(rows, &owners, o);
+    d.into_iter().zip(o).collect()
+}
+
+/// Each rank's blocks of rows (`owners`: the rank of each part, in
+/// order) as one CSR per rank, ncols left 0. A rank of one block takes
+/// its arrays as they are; the others' arrays come from zeroed pages,
+/// filled by all threads side by side.
+fn assemble(rows: &[usize], owners: &[usize], parts: Vec<Rows>) -> Vec<RawCsr> {
+    let mut count = vec![0usize; rows.len()];
+    owners.iter().for_each(|&r| count[r] += 1);
+    let mut sizes = vec![(0, 0); rows.len()];
+    for (&r, p) in owners.iter().zip(&parts) {
+        sizes[r].0 += p.cols.len();
+        sizes[r].1 += p.vals.len();
     }
-    for r in 0..rows.len() {
-        starts[r + 1] += starts[r];
-    }
-    let mut per_rank: Vec<Vec<(Rows, Rows)>> = Vec::with_capacity(rows.len());
-    for r in (0..rows.len()).rev() {
-        per_rank.push(parts.split_off(starts[r]));
-    }
-    per_rank.reverse();
-    per_rank
-        .into_par_iter()
-        .zip(rows)
-        .map(|(blocks, &n)| {
-            let (d, o): (Vec<Rows>, Vec<Rows>) = blocks.into_iter().unzip();
-            (Rows::into_csr(d, n), Rows::into_csr(o, n))
+    let mut out: Vec<RawCsr> = (rows.iter().zip(sizes).zip(&count))
+        .map(|((&n, (nnz, nvals)), &k)| {
+            let room = |len: usize| if k > 1 { len } else { 0 };
+            RawCsr {
+                nrows: n,
+                ncols: 0,
+                indptr: bytemuck::zeroed_vec(n + 1),
+                indices: bytemuck::zeroed_vec(room(nnz)),
+                data: bytemuck::zeroed_vec(room(nvals)),
+            }
         })
-        .collect()
+        .collect();
+    let mut parts = parts;
+    for (&r, p) in owners.iter().zip(&mut parts) {
+        if count[r] == 1 {
+            out[r].indices = std::mem::take(&mut p.cols);
+            out[r].data = std::mem::take(&mut p.vals);
+        }
+    }
+    // Every part's own pieces of its rank's arrays, and where it starts.
+    let mut jobs = Vec::with_capacity(parts.len());
+    let mut parts = parts.into_iter();
+    let mut owners = owners.iter().peekable();
+    for (r, m) in out.iter_mut().enumerate() {
+        let (mut ip, mut ix, mut dv) = (&mut m.indptr[1..], &mut m.indices[..], &mut m.data[..]);
+        let mut base = 0;
+        while owners.next_if(|&&q| q == r).is_some() {
+            let p = parts.next().expect("a part per block");
+            let (a, rest) = std::mem::take(&mut ip).split_at_mut(p.lens.len());
+            ip = rest;
+            let (b, rest) = std::mem::take(&mut ix).split_at_mut(p.cols.len());
+            ix = rest;
+            let (c, rest) = std::mem::take(&mut dv).split_at_mut(p.vals.len());
+            dv = rest;
+            let len = p.lens.iter().sum::<usize>();
+            jobs.push((p, base, a, b, c));
+            base += len;
+        }
+    }
+    jobs.into_par_iter().for_each(|(p, base, ip, ix, dv)| {
+        let mut at = base;
+        for (x, &l) in ip.iter_mut().zip(&p.lens) {
+            at += l;
+            *x = at;
+        }
+        ix.copy_from_slice(&p.cols);
+        dv.copy_from_slice(&p.vals);
+    });
+    out
 }
 
 /// An entry of [`FlatRows`]: column and value side by side, 12 bytes, so
 /// a short row is one or two cache lines (the rows are read at random).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, bytemuck::Zeroable)]
 #[repr(C, packed(4))]
 pub(crate) struct Entry {
     pub col: u32,
@@ -183,7 +210,7 @@ pub(crate) struct Entry {
 
 /// Where a row of [`FlatRows`] is, with a tag its builder chose: one
 /// read finds the row.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, bytemuck::Zeroable)]
 pub(crate) struct Head {
     pub start: usize,
     pub len: u32,
@@ -209,8 +236,11 @@ impl FlatRows {
         let ranks = starts.len() - 1;
         let nnz: Vec<usize> = (0..ranks).into_par_iter().map(&count).collect();
         let total: usize = nnz.iter().sum();
-        let mut entries = vec![Entry::default(); total];
-        let mut heads = vec![Head::default(); starts[ranks]];
+        // Zeroed pages from the system, first touched by the threads that
+        // fill them: a serial fill here was a quarter of the setup's page
+        // faults.
+        let mut entries: Vec<Entry> = bytemuck::zeroed_vec(total);
+        let mut heads: Vec<Head> = bytemuck::zeroed_vec(starts[ranks]);
         let mut pieces = Vec::with_capacity(ranks);
         let (mut e, mut h) = (&mut entries[..], &mut heads[..]);
         let mut base = 0;
