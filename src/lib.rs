@@ -12,16 +12,18 @@
 //! | [`machine`] | the virtual machine: placement, the node's locality classes ([`machine::Locality`], data), [`machine::Protocol`]s, the network ([`machine::network`], an extension point), cost parameters |
 //! | [`partition`] | which rank owns which row on every level ([`partition::Layout`]) |
 //! | [`comm`] | each level's logical messages (spmv, spgemm, ptap), their summaries, node-aware strategies, pattern files |
-//! | [`measure`] | the measured side: calibration fits and schedule, replay of saved patterns; with feature `mpi`, both run under real MPI |
 //! | [`model`] | cost terms, one file each under [`model::terms`], one registry; a [`model::Cost`] is a list of (term, seconds) |
+//! | [`measure`] | the measured side: calibration fits and schedule, replay of saved patterns; with feature `mpi`, both run under real MPI |
+//! | [`measured`] | measured times to set beside the model: RAPtor's output, amgcomm's JSON (what replay writes), Caliper profiles, PETSc's `-log_view` |
 //! | [`analysis`] | [`analysis::Request`]: one run (input, AMG, machine, layout, model, outputs) checked, then run into plain data; [`analysis::analyze`]: a hierarchy through partition, comm and model; [`analysis::compare`] |
 //! | [`report`] | rendering only: JSON, tables, CSV, charts, a run's outputs ([`report::run`]) |
 //! | [`cli`] | the command line: flags into a request, run, print |
 //!
-//! [`output`] writes files and folders whole or not at all and checks
-//! outputs against inputs; [`memory`] refuses requests beyond the memory
-//! available; [`measured`] reads measured times (RAPtor's output, amgcomm's
-//! JSON) that [`analysis::overlay`] sets beside the model.
+//! The ground floor, which imports no stage: [`output`] writes files and
+//! folders whole or not at all and checks outputs against inputs;
+//! [`memory`] refuses requests beyond the memory available; [`json_in`]
+//! reads JSON with errors in user terms. `tests/layering.rs` holds the
+//! order, and that no two files of a folder import each other.
 //!
 //! # A library call
 //!

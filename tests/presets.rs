@@ -25,7 +25,7 @@ fn data(name: &str) -> std::path::PathBuf {
 fn a_refit_from_the_table_gives_each_preset() {
     for name in ["lassen", "summit", "frontier", "elcapitan", "perlmutter"] {
         let table = data(&format!("{name}.csv"));
-        let (m, source, medians) = benchpress::refit(name, &table).unwrap();
+        let (m, source, medians) = amgcomm::measure::refit::refit(name, &table).unwrap();
         let preset = presets::preset(name).unwrap();
         assert_eq!(m.params, preset.params, "{name}");
         assert_eq!(m.gpus, preset.gpus, "{name}: the GPUs' parameters");

@@ -5,6 +5,10 @@
 //! [`strength`] -> `coarsen` (C/F splitting) -> `interp` -> `rap`
 //! (Galerkin product), driven by [`build`]. The crate-private `raw` holds
 //! the operator type that keeps SciPy's entry order (why: see there).
+//!
+//! May use `matrix`, and the ground floor (`output`, `memory`,
+//! `json_in`); its files never import each other round a circle
+//! (`tests/layering.rs`).
 
 mod coarsen;
 pub mod diagnose;

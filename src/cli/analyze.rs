@@ -103,14 +103,6 @@ impl AnalyzeArgs {
     }
 }
 
-pub(crate) fn run(args: &AnalyzeArgs) -> Result<(), Error> {
-    #[cfg(feature = "mpi")]
-    if super::launcher_rank().is_some() {
-        return super::analyze_mpi::run(args);
-    }
-    serial(args)
-}
-
 /// The analysis in this process alone.
 pub(crate) fn serial(args: &AnalyzeArgs) -> Result<(), Error> {
     let request = args.request()?;

@@ -6,7 +6,7 @@ use crate::amg::levels_io::LevelsError;
 use crate::analysis::VariantError;
 use crate::machine::MachineError;
 use crate::matrix::source::LoadError;
-use crate::model::reproduce::ReproduceError;
+use crate::measure::reproduce::ReproduceError;
 use crate::model::ModelError;
 use crate::partition::PartitionError;
 use crate::report::ReportError;

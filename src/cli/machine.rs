@@ -7,7 +7,8 @@ use clap::Subcommand;
 
 use super::{emit, Error};
 use crate::machine::Machine;
-use crate::model::{pack_bench, reproduce};
+use crate::measure::reproduce;
+use crate::model::pack_bench;
 use crate::report::{pretty_json as json, text};
 
 #[derive(Subcommand, Debug)]
@@ -90,14 +91,14 @@ pub(crate) fn machine(c: MachineCommand) -> Result<(), Error> {
         } => {
             use crate::measure::benchpress;
             // Before anything is read: a usage error.
-            benchpress::fittable(&preset)
+            crate::measure::refit::fittable(&preset)
                 .map_err(|e| Error::Usage(format!("machine fit {}", e.0)))?;
             let mut plan = crate::output::Plan::new();
             plan.input(&from);
             if let Some(t) = &write_table {
                 plan.file("--write-table", t)?;
             }
-            let (m, source, medians) = benchpress::refit(&preset, &from)?;
+            let (m, source, medians) = crate::measure::refit::refit(&preset, &from)?;
             if let Some(t) = &write_table {
                 let text = benchpress::write_table(&source, &medians);
                 crate::output::write_atomically(t, |p| std::fs::write(p, &text))

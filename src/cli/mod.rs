@@ -3,6 +3,10 @@
 //! failure is one `Error`, printed as one line, its exit status decided in
 //! one place, `Error::exit_status`: 2 for how amgcomm was asked, 1 for the
 //! input and failures at run time.
+//!
+//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, `model`, `measure`, `measured`, `analysis`, `report`, and the ground floor (`output`, `memory`,
+//! `json_in`); its files never import each other round a circle
+//! (`tests/layering.rs`).
 
 mod amg_args;
 mod analyze;
@@ -141,7 +145,10 @@ pub fn run() -> i32 {
         Command::Info(args) => matrix::info(&args),
         Command::Generate(args) => matrix::generate(&args),
         Command::Hierarchy(args) => hierarchy::run(&args),
-        Command::Analyze(args) => analyze::run(&args),
+        // Under an MPI launcher the ranks analyze together.
+        #[cfg(feature = "mpi")]
+        Command::Analyze(args) if launcher_rank().is_some() => analyze_mpi::run(&args),
+        Command::Analyze(args) => analyze::serial(&args),
         Command::Partition(args) => partition::run(&args),
         Command::Compare(args) => compare::run(&args),
         Command::Scale(args) => scale::run(&args),

@@ -23,7 +23,7 @@
 //! `staged-node-aware` and `split`; none where they land in place, in
 //! `staged`).
 
-use super::node_aware::{Step, StepKind, Strategy};
+use super::strategy::{Step, StepKind, Strategy};
 use super::{Message, Pattern};
 use crate::machine::{Copy, Machine};
 

@@ -29,6 +29,10 @@
 //! Extraction ([`spmv_spgemm`], [`ptap`]) runs in parallel over ranks with
 //! per-thread marker arrays; nothing is `O(P^2)`. [`summarize`] gives
 //! the report's figures of a pattern; [`pattern_file`] saves and reads patterns.
+//!
+//! May use `matrix`, `amg`, `machine`, `partition`, and the ground floor (`output`, `memory`,
+//! `json_in`); its files never import each other round a circle
+//! (`tests/layering.rs`).
 
 pub mod device;
 pub mod dot;
@@ -36,6 +40,7 @@ mod extract;
 pub mod node_aware;
 pub mod pattern_file;
 pub mod share;
+pub mod strategy;
 mod summary;
 mod transfer;
 

@@ -14,6 +14,10 @@
 //! `P = nodes * ppn` ranks. SMP placement (default): rank `r` on node
 //! `r / ppn`, local index `r % ppn`; round-robin: node `r % nodes`, local
 //! index `r / nodes`. Socket = local index `/ (ppn / sockets_per_node)`.
+//!
+//! May use `matrix`, `amg`, and the ground floor (`output`, `memory`,
+//! `json_in`); its files never import each other round a circle
+//! (`tests/layering.rs`).
 
 mod calibration;
 mod gpu;

@@ -7,6 +7,10 @@
 //!   MFEM's beam), and [`mesh`], the hexahedral meshes behind them.
 //! - [`permute`]: random symmetric permutations.
 //! - [`source`]: `FILE` or `gen:KIND:N` inputs.
+//!
+//! May use no other stage, and the ground floor (`output`, `memory`,
+//! `json_in`); its files never import each other round a circle
+//! (`tests/layering.rs`).
 
 pub mod csr;
 pub mod elasticity;
@@ -150,8 +154,8 @@ pub struct Info {
 impl Matrix {
     /// A matrix handed over in memory as `name` (rows from 0, real,
     /// general: nothing says more).
-    pub fn held(name: &str, csr: Csr) -> Result<Matrix, crate::analysis::RequestError> {
-        Ok(Matrix {
+    pub fn held(name: &str, csr: Csr) -> Matrix {
+        Matrix {
             name: name.into(),
             field: Field::Real,
             symmetry: Symmetry::General,
@@ -159,7 +163,7 @@ impl Matrix {
             csr,
             ownership: None,
             numbering: Numbering::FromZero,
-        })
+        }
     }
 
     /// Its size, nonzeros, field and symmetry.

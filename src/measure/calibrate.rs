@@ -15,218 +15,17 @@
 //!   nodes: the time beyond max-rate, fitted to `delta h^3 B / routers`.
 //!
 //! What is not measured keeps Blue Waters' value, and the machine file's
-//! `calibration` block says so.
-
-use std::fmt::Write as _;
+//! `calibration` block says so. The schedule ([`super::schedule`]) and
+//! the samples ([`super::samples`]) have files of their own, re-exported
+//! here.
 
 use super::fit::{self, Line};
+pub use super::samples::{csv, Experiment, Sample, CSV_HEADER};
+pub use super::schedule::{check_asked, contention_patterns, Schedule};
 use crate::machine::network::Traffic;
 use crate::machine::{
     Calibration, Fit, Locality, Machine, Params, Placement, Protocol, Rate, PROTOCOLS,
 };
-
-/// `calibrate`'s flags that need no MPI, checked: the largest message,
-/// the thresholds given (eager, rendezvous), and the counts (nodes per
-/// router, ranks per node, sockets) that must be at least 1. The error
-/// names the flag.
-pub fn check_asked(
-    max_bytes: u64,
-    thresholds: Option<(u64, u64)>,
-    counts: [Option<usize>; 3],
-) -> Result<(), String> {
-    if !(4096..=1 << 30).contains(&max_bytes) {
-        return Err(format!(
-            "--max-bytes {max_bytes}: choose between 4096 and 1073741824"
-        ));
-    }
-    if let Some((e, r)) = thresholds.filter(|(e, r)| e > r) {
-        return Err(format!(
-            "--eager-threshold {e} is above --rendezvous-threshold {r}"
-        ));
-    }
-    if counts.contains(&Some(0)) {
-        return Err("--nodes-per-router, --ppn and --sockets must be at least 1".into());
-    }
-    Ok(())
-}
-
-/// What to measure and how long.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Schedule {
-    /// Ping-pong message sizes (bytes), increasing.
-    pub sizes: Vec<u64>,
-    /// Timed batches per size; the median and the minimum are kept.
-    pub batches: usize,
-    /// Each batch repeats the exchange for about this long (s).
-    pub batch_seconds: f64,
-    /// Message counts of the queue-search test.
-    pub queue_counts: Vec<usize>,
-    /// Message size of the injection (`R_N`) test.
-    pub injection_bytes: u64,
-    /// Message sizes of the contention test.
-    pub contention_bytes: Vec<u64>,
-    /// Rows a rank of the row-work test holds (27 nonzeros a row).
-    pub row_rows: Vec<usize>,
-}
-
-impl Schedule {
-    /// Sizes `1, 2, 3, 4, 6, 8, 12, ...` up to `max_bytes` (powers of two
-    /// and their midpoints), 5 batches of 5 ms, queues of 16 to 2048
-    /// messages.
-    pub fn full(max_bytes: u64) -> Schedule {
-        let mut sizes = Vec::new();
-        let mut p = 1u64;
-        while p <= max_bytes {
-            sizes.push(p);
-            if p >= 2 && p + p / 2 <= max_bytes {
-                sizes.push(p + p / 2);
-            }
-            p *= 2;
-        }
-        Schedule {
-            sizes,
-            batches: 5,
-            batch_seconds: 5e-3,
-            queue_counts: vec![16, 32, 64, 128, 256, 512, 1024, 2048],
-            injection_bytes: max_bytes,
-            contention_bytes: vec![(max_bytes / 16).max(1), max_bytes],
-            row_rows: vec![1 << 11, 1 << 13, 1 << 15],
-        }
-    }
-
-    /// Powers of two only, 3 batches of 1 ms, queues up to 512 messages:
-    /// seconds instead of a minute, for a first look or a test.
-    pub fn quick(max_bytes: u64) -> Schedule {
-        let full = Schedule::full(max_bytes);
-        Schedule {
-            sizes: full
-                .sizes
-                .into_iter()
-                .filter(|s| s.is_power_of_two())
-                .collect(),
-            batches: 3,
-            batch_seconds: 1e-3,
-            queue_counts: vec![16, 32, 64, 128, 256, 512],
-            injection_bytes: max_bytes,
-            contention_bytes: vec![max_bytes],
-            row_rows: vec![1 << 11, 1 << 14],
-        }
-    }
-}
-
-/// Which test a measurement belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Experiment {
-    /// A ping-pong between two ranks of this locality: one-way time.
-    PingPong(Locality),
-    /// `active` ranks of one node each send one message to another node.
-    Injection,
-    /// `count` messages received with the receives posted in reversed tag
-    /// order.
-    QueueReversed,
-    /// The same with receives in matching order.
-    QueueMatching,
-    /// Every rank of the sending nodes sends one message to another node:
-    /// a shift or a pair of nodes (the `pattern`).
-    Contention,
-    /// Every rank copies its local matrix as RAPtor's `communicate(A)`
-    /// does (`messages`: the nonzeros copied; `active`: the ranks at it).
-    RowCopy,
-    /// Every rank packs its rows into (value, index) pairs and unpacks
-    /// them (`messages`: the elements packed plus unpacked).
-    RowPack,
-}
-
-impl Experiment {
-    /// Its name in the CSV.
-    pub fn name(self) -> &'static str {
-        match self {
-            Experiment::PingPong(_) => "pingpong",
-            Experiment::Injection => "injection",
-            Experiment::QueueReversed => "queue-reversed",
-            Experiment::QueueMatching => "queue-matching",
-            Experiment::Contention => "contention",
-            Experiment::RowCopy => "row-copy",
-            Experiment::RowPack => "row-pack",
-        }
-    }
-}
-
-/// One measurement: seconds of one exchange as the median and the
-/// minimum over batches (each batch the mean over its repetitions, of
-/// the slowest rank).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Sample {
-    /// The test.
-    pub experiment: Experiment,
-    /// The ranks or nodes involved, in words (`ranks 0-1`, `shift 1`).
-    pub pattern: String,
-    /// Bytes of each message.
-    pub bytes: u64,
-    /// Messages in the exchange.
-    pub messages: u64,
-    /// Ranks of one node sending network messages at once (`a` of eq. 2).
-    pub active: u64,
-    /// Byte-weighted mean router hops of the network messages.
-    pub hops: f64,
-    /// Median over batches (s).
-    pub seconds: f64,
-    /// Minimum over batches (s).
-    pub min_seconds: f64,
-    /// Exchanges timed per batch.
-    pub repetitions: u64,
-}
-
-/// The CSV header of [`csv`].
-pub const CSV_HEADER: &str =
-    "experiment,locality,pattern,bytes,messages,active,hops,seconds,min_seconds,repetitions";
-
-/// The raw measurements as CSV, one row per [`Sample`].
-pub fn csv(samples: &[Sample]) -> String {
-    let mut out = String::from(CSV_HEADER);
-    out.push('\n');
-    for s in samples {
-        let locality = match s.experiment {
-            Experiment::PingPong(l) => &l.default_name(),
-            Experiment::QueueReversed
-            | Experiment::QueueMatching
-            | Experiment::RowCopy
-            | Experiment::RowPack => "",
-            Experiment::Injection | Experiment::Contention => "network",
-        };
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{:e},{:e},{}",
-            s.experiment.name(),
-            locality,
-            s.pattern,
-            s.bytes,
-            s.messages,
-            s.active,
-            s.hops,
-            s.seconds,
-            s.min_seconds,
-            s.repetitions
-        );
-    }
-    out
-}
-
-/// The contention tests on `nodes` nodes (at least 3): shifts (every node
-/// `i` to node `i + d`, `d` < 5) and pairs (node 0 to node `j`, `j` < 5),
-/// each named as its samples' `pattern`; every rank of a sending node
-/// sends to the same local rank there.
-pub fn contention_patterns(nodes: usize) -> Vec<(String, Vec<(usize, usize)>)> {
-    let mut patterns = Vec::new();
-    for d in 1..nodes.min(5) {
-        let shift = (0..nodes).map(|i| (i, (i + d) % nodes)).collect();
-        patterns.push((format!("shift {d}"), shift));
-    }
-    for j in 1..nodes.min(5) {
-        patterns.push((format!("node 0 -> node {j}"), vec![(0, j)]));
-    }
-    patterns
-}
 
 /// What the run was, besides its measurements.
 #[derive(Clone, Debug, PartialEq)]
@@ -981,25 +780,6 @@ mod tests {
     #[test]
     fn no_pingpong_is_an_error() {
         assert_eq!(fit_machine(&[], &setup(1)), Err(FitError::NoPingPong));
-    }
-
-    #[test]
-    fn the_csv_has_a_row_per_sample() {
-        let s = Sample {
-            experiment: Experiment::PingPong(Locality::NODE),
-            pattern: "ranks 0-8".into(),
-            bytes: 64,
-            messages: 1,
-            active: 1,
-            hops: 0.0,
-            seconds: 1.5e-6,
-            min_seconds: 1.25e-6,
-            repetitions: 100,
-        };
-        assert_eq!(
-            csv(&[s]),
-            format!("{CSV_HEADER}\npingpong,node,ranks 0-8,64,1,1,0,1.5e-6,1.25e-6,100\n")
-        );
     }
 
     #[test]

@@ -270,7 +270,7 @@ impl Runs {
 
     /// The medians of the runs in `dir`.
     pub fn read(&self, dir: &std::path::Path) -> Result<Vec<Median>, BenchError> {
-        let read = |files: &[&str]| super::benchpress::parsed(dir, files, blocks);
+        let read = |files: &[&str]| super::benchpress::read::parsed(dir, files, blocks);
         let (cpu, gpu) = (read(self.cpu)?, read(self.gpu)?);
         let mut out = Vec::new();
         let one_way = |runs: &[Vec<Block>], part: Part, title: &str, active: u64| {

@@ -16,7 +16,7 @@
 //! best such). A parameter the data drives to zero is reported as not
 //! separable from the network terms, not forced.
 
-use super::calibrate::{Experiment, Sample};
+use super::samples::{Experiment, Sample};
 use crate::machine::Fit;
 use crate::machine::RowWork;
 
@@ -226,7 +226,7 @@ mod tests {
 
     #[test]
     fn calibrates_kernels_give_the_slopes_with_their_provenance() {
-        use crate::measure::calibrate::{Experiment, Sample};
+        use crate::measure::samples::{Experiment, Sample};
         let at = |e: Experiment, n: u64, t: f64| Sample {
             experiment: e,
             pattern: String::new(),

@@ -30,6 +30,10 @@
 //!  "levels": [{"level": 0, "spmv": {"seconds": 1.19e-4, "max_msgs": 19, "bytes": 840144},
 //!              "spgemm": {"seconds": 1.46}}]}
 //! ```
+//!
+//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, `model`, `measure`, and the ground floor (`output`, `memory`,
+//! `json_in`); its files never import each other round a circle
+//! (`tests/layering.rs`).
 
 use std::collections::BTreeMap;
 

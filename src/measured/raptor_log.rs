@@ -169,7 +169,7 @@ pub(super) fn parse_raptor(text: &str) -> Result<Measured, MeasuredError> {
 }
 
 /// One `A*P:`, `A*x`, `P*e` or `P.T*r` block as RAPtor prints it: what
-/// [`write`] writes.
+/// [`write()`] writes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Printed {
     /// Its `Level N`.

@@ -12,14 +12,17 @@
 //!
 //! [`cost`] charges one exchange ([`Exchange`]: a pattern, its summary and
 //! the machine) and returns a [`Cost`]: the list of (term, seconds) and
-//! their sum. [`classic`] holds the classic models' formulas,
-//! [`reproduce`] checks them against their papers, [`pack_bench`] measures
-//! log3P's pack table.
+//! their sum. [`classic`] holds the classic models' formulas (checked
+//! against their papers by [`crate::measure::reproduce`]), [`pack_bench`]
+//! measures log3P's pack table.
+//!
+//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, and the ground floor (`output`, `memory`,
+//! `json_in`); its files never import each other round a circle
+//! (`tests/layering.rs`).
 
 pub mod classic;
 pub mod fit_table;
 pub mod pack_bench;
-pub mod reproduce;
 mod senders;
 pub mod terms;
 

@@ -546,3 +546,35 @@ where
     root.present()?;
     Ok(())
 }
+
+/// A log axis of whole decades around the positive `values` (at least
+/// one decade; 1 us to 1 ms when there is none).
+pub(crate) fn decades(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = values
+        .filter(|&x| x > 0.0)
+        .fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
+    let (lo, hi) = if hi > 0.0 {
+        (
+            10f64.powf(lo.log10().floor()),
+            10f64.powf(hi.log10().ceil()),
+        )
+    } else {
+        (1e-6, 1e-3)
+    };
+    (lo, hi.max(lo * 10.0))
+}
+
+/// Matplotlib's tab10: ten distinguishable colours, one per variant
+/// (they repeat only beyond ten).
+pub(crate) const COLORS: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];

@@ -9,6 +9,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::Serialize;
 
+use super::charts::{decades, COLORS};
+use super::html::{self, count, esc, figures, header, opt, secs, text, Cell, Chart};
 use super::{bytes, group, seconds, Drawn, ReportError};
 use crate::analysis::{OpAnalysis, VariantAnalysis};
 use crate::comm::Op;
@@ -214,38 +216,6 @@ pub fn table(r: &CompareReport) -> String {
     s
 }
 
-/// A log axis of whole decades around the positive `values` (at least
-/// one decade; 1 us to 1 ms when there is none).
-pub(crate) fn decades(values: impl Iterator<Item = f64>) -> (f64, f64) {
-    let (lo, hi) = values
-        .filter(|&x| x > 0.0)
-        .fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(x), b.max(x)));
-    let (lo, hi) = if hi > 0.0 {
-        (
-            10f64.powf(lo.log10().floor()),
-            10f64.powf(hi.log10().ceil()),
-        )
-    } else {
-        (1e-6, 1e-3)
-    };
-    (lo, hi.max(lo * 10.0))
-}
-
-/// Matplotlib's tab10: ten distinguishable colours, one per variant
-/// (they repeat only beyond ten).
-pub(crate) const COLORS: [RGBColor; 10] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-    RGBColor(188, 189, 34),
-    RGBColor(23, 190, 207),
-];
-
 /// Writes the folder `dir` whole: `compare.json`, each variant's
 /// `profile_<k>.json` (k from 1, in the order given) and the chart as
 /// `compare.png` and `compare.svg` ([`crate::output::write_folder`]); a
@@ -263,8 +233,70 @@ pub fn write_folder(dir: &Path, r: &CompareReport) -> Result<(), ReportError> {
             "compare".into(),
             "per level, each variant's modeled spmv and spgemm; below, each variant's total".into(),
         )])?;
-        f.text("report.html", &super::html::compare(r, &charts))
+        f.text("report.html", &html_page(r, &charts))
     })
+}
+
+/// `compare`'s HTML page: per variant its totals, then per level the spmv and
+/// spgemm times of every variant, and the chart.
+fn html_page(r: &CompareReport, charts: &[Chart]) -> String {
+    let mut body = format!("<h1>{}: variants compared</h1>\n", esc(&r.matrix));
+    body += &header(&[
+        ("input", r.matrix.clone()),
+        (
+            "machine",
+            format!(
+                "{}: {} nodes x {} ranks per node",
+                r.machine, r.nodes, r.ppn
+            ),
+        ),
+        ("model", r.model.to_string()),
+    ]);
+    let rows: Vec<Vec<Cell>> = (r.variants.iter())
+        .map(|v| {
+            vec![
+                text(v.name.clone()),
+                secs(v.spmv_total),
+                secs(v.spgemm_total),
+                count(v.network_messages),
+            ]
+        })
+        .collect();
+    body += "<h2 id=\"totals\">Totals over the levels</h2>\n";
+    body += &html::table(
+        "totals",
+        &[
+            "variant".into(),
+            "spmv".into(),
+            "spgemm".into(),
+            "spmv network messages".into(),
+        ],
+        &rows,
+        None,
+    );
+    let depth = r.variants.iter().map(|v| v.levels.len()).max().unwrap_or(0);
+    let mut headers = vec!["level".to_string()];
+    for v in &r.variants {
+        headers.push(format!("{} spmv", v.name));
+        headers.push(format!("{} spgemm", v.name));
+    }
+    let rows: Vec<Vec<Cell>> = (0..depth)
+        .map(|l| {
+            let mut row = vec![count(l as u64)];
+            for v in &r.variants {
+                let lv = v.levels.get(l);
+                row.push(opt(lv.map(|x| secs(x.spmv.total))));
+                row.push(opt(lv
+                    .and_then(|x| x.spgemm.as_ref())
+                    .map(|g| secs(g.total))));
+            }
+            row
+        })
+        .collect();
+    body += "<h2 id=\"levels\">Per level</h2>\n";
+    body += &html::table("levels", &headers, &rows, None);
+    body += &figures(charts);
+    html::page(&format!("amgcomm compare: {}", r.matrix), &body)
 }
 
 /// `compare.png|svg`: above, per level, the modeled spmv and spgemm time

@@ -168,7 +168,7 @@ where
         })
         .filter(|d| d.2 > 0.0)
         .collect();
-    let (lo, hi) = super::compare::decades(
+    let (lo, hi) = super::charts::decades(
         (dots.iter())
             .flat_map(|d| [Some(d.2 / 2.0), Some(d.2 * 1.8), d.3])
             .flatten(),

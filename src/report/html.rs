@@ -8,7 +8,6 @@
 
 use std::fmt::Write as _;
 
-use super::compare::CompareReport;
 use super::json::Report;
 use super::{bytes, group, seconds};
 use crate::analysis::Scaling;
@@ -88,7 +87,7 @@ document.querySelectorAll("table.sortable").forEach(function (t) {
 "#;
 
 /// A whole page.
-fn page(title: &str, body: &str) -> String {
+pub(super) fn page(title: &str, body: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}\n<footer>Written by amgcomm {} (modeled communication of AMG levels). Self-contained: no file or script outside this page.</footer>\n<script>{SCRIPT}</script>\n</body>\n</html>\n",
         esc(title),
@@ -102,21 +101,21 @@ pub struct Cell {
     value: Option<f64>,
 }
 
-fn text(s: impl Into<String>) -> Cell {
+pub(super) fn text(s: impl Into<String>) -> Cell {
     Cell {
         text: s.into(),
         value: None,
     }
 }
 
-fn secs(t: f64) -> Cell {
+pub(super) fn secs(t: f64) -> Cell {
     Cell {
         text: seconds(t),
         value: Some(t),
     }
 }
 
-fn count(n: u64) -> Cell {
+pub(super) fn count(n: u64) -> Cell {
     Cell {
         text: group(n as usize),
         value: Some(n as f64),
@@ -137,12 +136,17 @@ fn bytes_cell(b: u64) -> Cell {
     }
 }
 
-fn opt(x: Option<Cell>) -> Cell {
+pub(super) fn opt(x: Option<Cell>) -> Cell {
     x.unwrap_or_else(|| text("-"))
 }
 
 /// A sortable table with `id`; the last row a total row when `total`.
-fn table(id: &str, headers: &[String], rows: &[Vec<Cell>], total: Option<Vec<Cell>>) -> String {
+pub(super) fn table(
+    id: &str,
+    headers: &[String],
+    rows: &[Vec<Cell>],
+    total: Option<Vec<Cell>>,
+) -> String {
     let mut s = format!(
         "<div class=\"scroll\"><table class=\"sortable\" id=\"{}\">\n<thead><tr>",
         esc(id)
@@ -179,7 +183,7 @@ fn table(id: &str, headers: &[String], rows: &[Vec<Cell>], total: Option<Vec<Cel
 }
 
 /// The charts, each a figure with its caption.
-fn figures<'a>(charts: impl IntoIterator<Item = &'a Chart>) -> String {
+pub(super) fn figures<'a>(charts: impl IntoIterator<Item = &'a Chart>) -> String {
     let mut s = String::new();
     for c in charts {
         let _ = write!(
@@ -198,7 +202,7 @@ fn strip_prolog(svg: &str) -> &str {
     svg.find("<svg").map_or(svg, |k| &svg[k..])
 }
 
-fn header(items: &[(&str, String)]) -> String {
+pub(super) fn header(items: &[(&str, String)]) -> String {
     let mut s = String::from("<dl class=\"header\">\n");
     for (k, v) in items {
         let _ = writeln!(s, "<dt>{}</dt><dd>{}</dd>", esc(k), esc(v));
@@ -511,68 +515,6 @@ fn phases_table(r: &Report) -> String {
     ]
     .map(String::from);
     table("phases", &headers, &rows, None)
-}
-
-/// `compare`'s page: per variant its totals, then per level the spmv and
-/// spgemm times of every variant, and the chart.
-pub fn compare(r: &CompareReport, charts: &[Chart]) -> String {
-    let mut body = format!("<h1>{}: variants compared</h1>\n", esc(&r.matrix));
-    body += &header(&[
-        ("input", r.matrix.clone()),
-        (
-            "machine",
-            format!(
-                "{}: {} nodes x {} ranks per node",
-                r.machine, r.nodes, r.ppn
-            ),
-        ),
-        ("model", r.model.to_string()),
-    ]);
-    let rows: Vec<Vec<Cell>> = (r.variants.iter())
-        .map(|v| {
-            vec![
-                text(v.name.clone()),
-                secs(v.spmv_total),
-                secs(v.spgemm_total),
-                count(v.network_messages),
-            ]
-        })
-        .collect();
-    body += "<h2 id=\"totals\">Totals over the levels</h2>\n";
-    body += &table(
-        "totals",
-        &[
-            "variant".into(),
-            "spmv".into(),
-            "spgemm".into(),
-            "spmv network messages".into(),
-        ],
-        &rows,
-        None,
-    );
-    let depth = r.variants.iter().map(|v| v.levels.len()).max().unwrap_or(0);
-    let mut headers = vec!["level".to_string()];
-    for v in &r.variants {
-        headers.push(format!("{} spmv", v.name));
-        headers.push(format!("{} spgemm", v.name));
-    }
-    let rows: Vec<Vec<Cell>> = (0..depth)
-        .map(|l| {
-            let mut row = vec![count(l as u64)];
-            for v in &r.variants {
-                let lv = v.levels.get(l);
-                row.push(opt(lv.map(|x| secs(x.spmv.total))));
-                row.push(opt(lv
-                    .and_then(|x| x.spgemm.as_ref())
-                    .map(|g| secs(g.total))));
-            }
-            row
-        })
-        .collect();
-    body += "<h2 id=\"levels\">Per level</h2>\n";
-    body += &table("levels", &headers, &rows, None);
-    body += &figures(charts);
-    page(&format!("amgcomm compare: {}", r.matrix), &body)
 }
 
 /// `scale`'s page: per node count, level, operation and strategy the

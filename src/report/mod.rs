@@ -17,6 +17,10 @@
 //! Charts are PNG or SVG, chosen by the output file's extension. Text is
 //! drawn with the DejaVu Sans font compiled into the binary, so no system
 //! font library is needed.
+//!
+//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, `model`, `measure`, `measured`, `analysis`, and the ground floor (`output`, `memory`,
+//! `json_in`); its files never import each other round a circle
+//! (`tests/layering.rs`).
 
 pub mod caliper;
 pub mod charts;

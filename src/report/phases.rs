@@ -9,8 +9,8 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::charts::COLORS;
 use super::charts::{key, log_panel, log_panel_of, notes, title, Key, TALL};
-use super::compare::COLORS;
 use super::json::Report;
 use super::{seconds, Drawn, ReportError};
 use crate::analysis::PhaseOverlay;
@@ -113,7 +113,7 @@ where
         .flat_map(|p| [Some(p.measured_seconds), p.modeled_seconds])
         .flatten()
         .filter(|&v| v > 0.0);
-    let (lo, hi) = super::compare::decades(values.flat_map(|v| [v / 2.0, v * 1.8]));
+    let (lo, hi) = super::charts::decades(values.flat_map(|v| [v / 2.0, v * 1.8]));
     let mut chart = log_panel(&root, levels, (lo, hi), "seconds over the run (log scale)")?;
     let mut keys: Vec<(String, RGBColor, Key)> = Vec::new();
     for (k, phase) in PHASES.into_iter().enumerate() {
@@ -184,7 +184,7 @@ where
         .flat_map(|p| [p.measured_messages_per_call, p.modeled_messages_per_call])
         .flatten()
         .filter(|&v| v > 0.0);
-    let (lo, hi) = super::compare::decades(values.flat_map(|v| [v / 2.0, v * 1.8]));
+    let (lo, hi) = super::charts::decades(values.flat_map(|v| [v / 2.0, v * 1.8]));
     let mut chart = log_panel_of(
         area,
         levels,

@@ -14,7 +14,7 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::compare::{decades, COLORS};
+use super::charts::{decades, COLORS};
 use super::{seconds, Drawn, ReportError};
 use crate::analysis::request::{Request, RequestError, Run};
 use crate::analysis::Scaling;

@@ -2,7 +2,7 @@
 //! reproduce`.
 
 use crate::machine::Machine;
-use crate::model::reproduce::Case;
+use crate::measure::reproduce::Case;
 
 /// A machine with every parameter the models charge with.
 pub fn machine(m: &Machine) -> String {

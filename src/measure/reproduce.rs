@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::classic::{self, Log3PPoint};
 use crate::machine::{Locality, Machine};
+use crate::model::classic::{self, Log3PPoint};
 
 /// One reproduced figure, in the paper's units.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -256,14 +256,14 @@ pub fn cases() -> Result<Vec<Case>, ReproduceError> {
         "EuroMPI'18 eq. 2: 16 KiB network rendezvous, 16 active ranks (s)",
         // 3.0e-6 + 16 * 16384 / min(6.6e9, 16 * 2.9e9)
         3.0e-6 + 262_144.0 / 6.6e9,
-        super::terms::message_time(&m, Locality::NETWORK, 16384, 16),
+        crate::model::terms::message_time(&m, Locality::NETWORK, 16384, 16),
         "alpha + a s / min(R_N, a R_b)",
     ));
     out.push(case(
         "EuroMPI'18 eq. 2: 1 KiB eager on the socket (s)",
         // 5.3e-7 + 1024 / 3.2e9
         5.3e-7 + 3.2e-7,
-        super::terms::message_time(&m, Locality::SOCKET, 1024, 16),
+        crate::model::terms::message_time(&m, Locality::SOCKET, 1024, 16),
         "alpha + s / R_b, socket eager",
     ));
     Ok(out)
@@ -346,7 +346,7 @@ pub fn fitted_work_cases() -> Vec<Case> {
     let mut out = Vec::new();
     for (label, table, c, (scale, unit), note) in tables {
         // Compiled in and read by the fits' own tests.
-        let rows = super::fit_table::read_table(table).expect("a fitted table reads");
+        let rows = crate::model::fit_table::read_table(table).expect("a fitted table reads");
         for r in &rows {
             out.push(case(
                 &format!(
@@ -354,7 +354,7 @@ pub fn fitted_work_cases() -> Vec<Case> {
                     r.ranks, r.strategy, r.level
                 ),
                 r.measured * scale,
-                super::fit_table::modeled(r, &c) * scale,
+                crate::model::fit_table::modeled(r, &c) * scale,
                 note,
             ));
         }
@@ -369,16 +369,15 @@ fn preset_cases(
     table: &str,
     host: bool,
 ) -> Result<Vec<Case>, ReproduceError> {
+    use super::benchpress::{read_table, Bench};
+    use super::calibrate::Experiment;
     use crate::machine::{Copy, Locality};
-    use crate::measure::benchpress::{read_table, Bench};
-    use crate::measure::calibrate::Experiment;
     let bad = |problem: String| ReproduceError { file, problem };
     let (_, medians) = read_table(table).map_err(|e| bad(e.0))?;
     let m = crate::machine::presets::preset(name).expect("a preset");
     let d = m.device();
     // Ranks per node of the runs the medians came from.
-    let run_ppn =
-        crate::measure::locality_aware::Runs::of(name).map_or(m.ppn, |r| r.ranks_per_node);
+    let run_ppn = super::locality_aware::Runs::of(name).map_or(m.ppn, |r| r.ranks_per_node);
     let us = |t: f64| t * 1e6;
     let mut out = Vec::new();
     for md in &medians {
@@ -386,7 +385,7 @@ fn preset_cases(
         let (case_name, modeled, note) = match (md.experiment, &d, &m.gpus) {
             (Bench::Host(Experiment::PingPong(l)), _, _) if host => (
                 format!("{label} ping-pong {} {size} B (us)", l.default_name()),
-                super::terms::message_time(&m, l, size, 1),
+                crate::model::terms::message_time(&m, l, size, 1),
                 "<locality>: alpha + s / R_b".to_string(),
             ),
             (Bench::Host(Experiment::Injection), _, _) if host => {
@@ -396,14 +395,14 @@ fn preset_cases(
                 let per_nic = a.min((run_ppn / m.params.nics.max(1)).max(1));
                 (
                     format!("{label} injection {a} x {size} B (us)"),
-                    super::terms::message_time(&m, Locality::NETWORK, size, per_nic),
+                    crate::model::terms::message_time(&m, Locality::NETWORK, size, per_nic),
                     "a ranks of a node each off it, the first NIC's share of them: alpha + a s / min(R_N / nics, a R_b), EuroMPI'18 eq. 2"
                         .to_string(),
                 )
             }
             (Bench::Device(Experiment::PingPong(l)), Some(d), _) => (
                 format!("{label} GPU ping-pong {} {size} B (us)", l.default_name()),
-                super::terms::message_time(d, l, size, 1),
+                crate::model::terms::message_time(d, l, size, 1),
                 "gpus.<locality>: alpha + s / R_b".to_string(),
             ),
             (Bench::Memcpy(way), _, Some(g)) => (
@@ -420,7 +419,7 @@ fn preset_cases(
                     Bench::Split => size / n,
                     _ => size,
                 };
-                let t = n as f64 * super::terms::message_time(d, Locality::NETWORK, each, 1);
+                let t = n as f64 * crate::model::terms::message_time(d, Locality::NETWORK, each, 1);
                 let kind = if md.experiment == Bench::Split {
                     "split"
                 } else {
