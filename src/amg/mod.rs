@@ -6,9 +6,8 @@
 //! (Galerkin product), driven by [`build`]. The crate-private `raw` holds
 //! the operator type that keeps SciPy's entry order (why: see there).
 //!
-//! May use `matrix`, and the ground floor (`output`, `memory`,
-//! `json_in`); its files never import each other round a circle
-//! (`tests/layering.rs`).
+//! May use `matrix`, and the ground floor (`output`, `memory`, `json_in`);
+//! its files never import each other round a circle (`tests/layering.rs`).
 
 mod coarsen;
 pub mod diagnose;

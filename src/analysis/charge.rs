@@ -3,7 +3,21 @@
 //! with the model ([`analyze`]); or messages extracted elsewhere (the
 //! ranks of `mpirun`) charged alone ([`analyze_extracted`]).
 
-use super::*;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use serde::Serialize;
+
+use super::{
+    Analysis, AnalysisError, LevelAnalysis, OpAnalysis, Options, StageSeconds, StepAnalysis,
+};
+use crate::amg::Hierarchy;
+use crate::comm::node_aware::{self, StepKind, Strategy};
+use crate::comm::{self, Op, Pattern, Summary};
+use crate::machine::{Machine, Places};
+use crate::model::{self, Cost, Exchange};
+use crate::partition::Layout;
 
 /// Every level of `h`, its rows placed by `layout` on `m`, charged with
 /// `o.model` under `o.strategy`.
@@ -464,6 +478,7 @@ mod tests {
     use crate::amg::{build, Preset};
     use crate::machine::Locality;
     use crate::matrix::gen::{Kind, Problem};
+    use crate::model::Model;
     use crate::partition::{CoarseRule, Partition};
 
     /// Patterns charged as extracted elsewhere (summarised afresh) give

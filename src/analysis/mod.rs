@@ -5,7 +5,8 @@
 //! which `report` renders. [`compare`] runs it for several variants of
 //! partition, placement and strategy.
 //!
-//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, `model`, `measure`, `measured`, and the ground floor (`output`, `memory`,
+//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, `model`,
+//! `measure`, `measured`, and the ground floor (`output`, `memory`,
 //! `json_in`); its files never import each other round a circle
 //! (`tests/layering.rs`).
 
@@ -21,9 +22,6 @@ pub mod scale;
 mod stages;
 
 use std::path::Path;
-use std::time::Instant;
-
-use rayon::prelude::*;
 
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -35,14 +33,12 @@ pub use request::{Held, HeldKind, Input, Outputs, Request, RequestError, Run};
 pub use scale::{ScaleRequest, Scaling};
 pub use stages::Stages;
 
-use crate::amg::Hierarchy;
-use crate::comm::node_aware::{self, StepKind, Strategy};
+use crate::comm::node_aware::Strategy;
 use crate::comm::pattern_file::PatternError;
 use crate::comm::{self, Op, Pattern, Summary};
-use crate::machine::{Machine, Places};
+use crate::machine::Machine;
 use crate::measured::MeasuredOp;
-use crate::model::{self, Cost, Exchange, Model};
-use crate::partition::Layout;
+use crate::model::{Cost, Model};
 
 /// What to charge and how.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,9 +4,10 @@
 //! one place, `Error::exit_status`: 2 for how amgcomm was asked, 1 for the
 //! input and failures at run time.
 //!
-//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, `model`, `measure`, `measured`, `analysis`, `report`, and the ground floor (`output`, `memory`,
-//! `json_in`); its files never import each other round a circle
-//! (`tests/layering.rs`).
+//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, `model`,
+//! `measure`, `measured`, `analysis`, `report`, and the ground floor
+//! (`output`, `memory`, `json_in`); its files never import each other round
+//! a circle (`tests/layering.rs`).
 
 mod amg_args;
 mod analyze;

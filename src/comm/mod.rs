@@ -30,9 +30,9 @@
 //! per-thread marker arrays; nothing is `O(P^2)`. [`summarize`] gives
 //! the report's figures of a pattern; [`pattern_file`] saves and reads patterns.
 //!
-//! May use `matrix`, `amg`, `machine`, `partition`, and the ground floor (`output`, `memory`,
-//! `json_in`); its files never import each other round a circle
-//! (`tests/layering.rs`).
+//! May use `matrix`, `amg`, `machine`, `partition`, and the ground floor
+//! (`output`, `memory`, `json_in`); its files never import each other round
+//! a circle (`tests/layering.rs`).
 
 pub mod device;
 pub mod dot;

@@ -19,9 +19,9 @@
 //! - `mpi` (feature `mpi`): the experiments and the replay with real MPI
 //!   (rsmpi).
 //!
-//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, `model`, and the ground floor (`output`, `memory`,
-//! `json_in`); its files never import each other round a circle
-//! (`tests/layering.rs`).
+//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, `model`, and
+//! the ground floor (`output`, `memory`, `json_in`); its files never import
+//! each other round a circle (`tests/layering.rs`).
 
 pub mod benchpress;
 pub mod calibrate;

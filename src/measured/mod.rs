@@ -31,9 +31,9 @@
 //!              "spgemm": {"seconds": 1.46}}]}
 //! ```
 //!
-//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, `model`, `measure`, and the ground floor (`output`, `memory`,
-//! `json_in`); its files never import each other round a circle
-//! (`tests/layering.rs`).
+//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, `model`,
+//! `measure`, and the ground floor (`output`, `memory`, `json_in`); its
+//! files never import each other round a circle (`tests/layering.rs`).
 
 use std::collections::BTreeMap;
 

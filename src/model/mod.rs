@@ -16,9 +16,9 @@
 //! against their papers by [`crate::measure::reproduce`]), [`pack_bench`]
 //! measures log3P's pack table.
 //!
-//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, and the ground floor (`output`, `memory`,
-//! `json_in`); its files never import each other round a circle
-//! (`tests/layering.rs`).
+//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, and the ground
+//! floor (`output`, `memory`, `json_in`); its files never import each other
+//! round a circle (`tests/layering.rs`).
 
 pub mod classic;
 pub mod fit_table;

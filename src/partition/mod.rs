@@ -9,8 +9,8 @@
 //! fine C point, as hypre and RAPtor do) or `rebalance` (contiguous
 //! balanced again). [`Layout`] holds the partition of every level.
 //!
-//! May use `matrix`, `amg`, `machine`, and the ground floor (`output`, `memory`,
-//! `json_in`); its files never import each other round a circle
+//! May use `matrix`, `amg`, `machine`, and the ground floor (`output`,
+//! `memory`, `json_in`); its files never import each other round a circle
 //! (`tests/layering.rs`).
 
 pub mod file;

@@ -18,8 +18,9 @@
 //! drawn with the DejaVu Sans font compiled into the binary, so no system
 //! font library is needed.
 //!
-//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, `model`, `measure`, `measured`, `analysis`, and the ground floor (`output`, `memory`,
-//! `json_in`); its files never import each other round a circle
+//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, `model`,
+//! `measure`, `measured`, `analysis`, and the ground floor (`output`,
+//! `memory`, `json_in`); its files never import each other round a circle
 //! (`tests/layering.rs`).
 
 pub mod caliper;

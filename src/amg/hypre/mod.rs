@@ -26,6 +26,9 @@
 //! - [`cljp`]: `hypre_BoomerAMGCoarsen` (CLJP), which the setup switches
 //!   to after a level that kept three quarters of its rows.
 //! - [`setup`]: the levels, as `hypre_BoomerAMGSetup` (par_amg_setup.c).
+//!
+//! May use `matrix` and the rest of `amg` (its CSR rows, presets and
+//! levels); its files follow hypre's entry order without circles (`tests/layering.rs`).
 
 mod cljp;
 mod indepset;

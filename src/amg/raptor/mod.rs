@@ -3,6 +3,9 @@
 //! interpolation (`interp`) and the Galerkin product (`matmult`), each
 //! with its operations in RAPtor's order, so that the levels are the
 //! ones RAPtor builds (held against RAPtor itself in tests/raptor.rs).
+//!
+//! May use `matrix` and the rest of `amg`; each stage's file uses only the
+//! stages before it (`tests/layering.rs`).
 
 pub(crate) mod hmis;
 pub(crate) mod interp;

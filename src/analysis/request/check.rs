@@ -2,7 +2,19 @@
 //! the outputs' plan, the mesh, the partition file, the cycle and the
 //! strategies, and each loaded matrix against its generator or layout.
 
-use super::*;
+use std::path::{Path, PathBuf};
+
+use super::{Checked, Input, MeshRequest, Request, RequestError};
+use crate::amg::{self, Preset};
+use crate::comm::node_aware::Strategy;
+use crate::machine::Machine;
+use crate::matrix::io::hypre_ij;
+use crate::matrix::source::Source;
+use crate::measured::Measured;
+use crate::memory::{self};
+use crate::output::Plan;
+use crate::partition::methods::Method;
+use crate::partition::{self, Fine, PartitionError};
 
 impl Request {
     /// The ranks that wrote the input, for inputs written per rank (a
@@ -370,4 +382,22 @@ pub(super) fn check_rows(
         "{name}: its {rows} rows are not a multiple of request.amg.num_functions {nf}{whose}; \
          pass request.amg.num_functions 1 or a divisor of the rows"
     )))
+}
+
+/// The measured file: read (a small file, size-capped) and parsed, a
+/// [`RequestError::Measured`] when it does not read; one that cannot be a
+/// run on `ranks` ranks is a field error.
+pub fn read_measured(path: &Path, ranks: usize) -> Result<Measured, RequestError> {
+    let name = path.display();
+    let text = memory::read_text(path, 64 << 20).map_err(|e| RequestError::Measured {
+        path: name.to_string(),
+        problem: crate::output::reason(&e),
+    })?;
+    let file = crate::measured::parse(&text).map_err(|e| RequestError::Measured {
+        path: name.to_string(),
+        problem: e.to_string(),
+    })?;
+    crate::analysis::check_measured(&file, ranks)
+        .map_err(|e| RequestError::Field(format!("request.measured {name}: {e}")))?;
+    Ok(file)
 }

@@ -1,6 +1,12 @@
 //! What a request can fail with, naming its fields (`request.<field>`).
 
-use super::*;
+use crate::amg::levels_io::LevelsError;
+use crate::amg::BuildError;
+use crate::analysis::{AnalysisError, CompareError};
+use crate::matrix::source::LoadError;
+use crate::memory::TooLarge;
+use crate::output::Refused;
+use crate::partition::PartitionError;
 
 /// Why a request cannot run.
 #[derive(Debug, thiserror::Error)]

@@ -2,7 +2,15 @@
 //! files or levels held in memory) and the levels built on the ranks of
 //! its layout.
 
-use super::*;
+use super::check::{check_generator, check_loaded, check_rows};
+use super::{take, Checked, Event, Held, HeldKind, Input, Loaded, Request, RequestError};
+use crate::amg::levels_io::{self};
+use crate::amg::{self, Hierarchy, Preset};
+use crate::analysis::Stages;
+use crate::matrix::source::Source;
+use crate::matrix::{Info, Matrix, Ownership};
+use crate::partition::methods::Method;
+use crate::partition::{self, Fine};
 
 impl Request {
     /// Reads the levels, or reads the matrix and builds them (with

@@ -13,37 +13,37 @@
 //! before any input is read), `hierarchy.rs` (the input read and the
 //! hierarchy built on the layout's ranks), `run.rs` (the analysis, the
 //! measured overlay and the comparison of variants) and `error.rs`.
+//!
+//! May use every stage before `analysis` and the rest of `analysis`;
+//! `hierarchy.rs` uses the checks of `check.rs` on what it loads, and no
+//! file here uses one after it (`tests/layering.rs`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use super::advice::{Advice, Setup};
-use super::{Analysis, AnalysisError, CompareError, Options, Stages, Variant, VariantAnalysis};
+use super::advice::Advice;
+use super::{Analysis, Options, Stages, Variant};
 use crate::amg::diagnose::Warning;
-use crate::amg::levels_io::{self, LevelsError};
-use crate::amg::{self, BuildError, Hierarchy, Preset, Sizes};
+use crate::amg::levels_io;
+use crate::amg::{self, Hierarchy, Preset, Sizes};
 use crate::comm::node_aware::Strategy;
 use crate::machine::Machine;
-use crate::matrix::io::hypre_ij;
 use crate::matrix::mesh::HexMesh;
-use crate::matrix::source::{LoadError, Source};
-use crate::matrix::{Info, Matrix, Ownership};
+use crate::matrix::source::Source;
+use crate::matrix::{Info, Ownership};
 use crate::measured::Measured;
-use crate::memory::{self, TooLarge};
-use crate::output::{Plan, Refused};
-use crate::partition::methods::{Method, MethodOptions};
-use crate::partition::{self, CoarseRule, Fine, Layout, PartitionError};
+use crate::partition::methods::MethodOptions;
+use crate::partition::{self, CoarseRule, Fine, Layout};
 
 mod check;
 mod error;
 mod hierarchy;
 mod run;
 
-use check::check_rows;
 pub(crate) use check::misplaced;
-pub use check::{check_generator, check_loaded, place_data};
+pub use check::{check_generator, check_loaded, place_data, read_measured};
 pub use error::RequestError;
 pub use hierarchy::build;
-pub use run::{overlay_measured, read_measured};
+pub use run::overlay_measured;
 
 /// What to analyse.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,7 +1,15 @@
 //! A request run: the hierarchy analysed on the machine, the measured
 //! overlay set beside it, the advice; and the variants of `compare`.
 
-use super::*;
+use std::path::Path;
+
+use super::{Checked, Event, Loaded, MeasuredOverlay, Request, RequestError, Run};
+use crate::amg::{self};
+use crate::analysis::advice::Setup;
+use crate::analysis::{Analysis, Stages, Variant, VariantAnalysis};
+use crate::measured::Measured;
+use crate::partition::methods::{Method, MethodOptions};
+use crate::partition::{self, CoarseRule, Fine, Layout};
 
 impl Request {
     /// The run: the hierarchy, its layout on the machine, every level's
@@ -210,22 +218,4 @@ pub fn overlay_measured(
         notes: file.notes,
         levels,
     }
-}
-
-/// The measured file: read (a small file, size-capped) and parsed, a
-/// [`RequestError::Measured`] when it does not read; one that cannot be a
-/// run on `ranks` ranks is a field error.
-pub fn read_measured(path: &Path, ranks: usize) -> Result<Measured, RequestError> {
-    let name = path.display();
-    let text = memory::read_text(path, 64 << 20).map_err(|e| RequestError::Measured {
-        path: name.to_string(),
-        problem: crate::output::reason(&e),
-    })?;
-    let file = crate::measured::parse(&text).map_err(|e| RequestError::Measured {
-        path: name.to_string(),
-        problem: e.to_string(),
-    })?;
-    crate::analysis::check_measured(&file, ranks)
-        .map_err(|e| RequestError::Field(format!("request.measured {name}: {e}")))?;
-    Ok(file)
 }

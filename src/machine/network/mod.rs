@@ -9,6 +9,10 @@
 //! charge, and its shape for reports. Machine files, `machine show`, the
 //! report's `machine` object and the terminal header then name it with no
 //! other edit.
+//!
+//! May use `matrix` and `amg` (as the whole `machine` stage may), the rest
+//! of `machine` and the ground floor; each network's file uses only this
+//! one (`tests/layering.rs`).
 
 mod allocated;
 mod box3d;

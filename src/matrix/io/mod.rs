@@ -8,6 +8,9 @@
 //! `path/A` that is no file but whose `path/A.00000` is, read with its
 //! ranks' row blocks). A new format adds a reader module, a [`Format`]
 //! variant and its test in [`Format::of`].
+//!
+//! May use the rest of `matrix` and the ground floor (`output`, `memory`);
+//! each format's module uses only this one and its own files (`tests/layering.rs`).
 
 pub mod hypre_ij;
 pub mod matrix_market;

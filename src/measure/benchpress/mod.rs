@@ -16,6 +16,10 @@
 //! [`read`] reads the outputs, [`median`] keeps their medians as a
 //! table, [`mod@fit`] fits a machine to it, [`runs`] names each preset's
 //! files; [`super::refit`] refits a preset from either source.
+//!
+//! May use the stages before `measure` and the rest of `measure` (`fit`,
+//! `calibrate`, `samples`); `read` < `median` < `fit` and `runs`, never
+//! back (`tests/layering.rs`).
 
 pub mod fit;
 pub mod median;

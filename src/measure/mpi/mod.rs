@@ -7,6 +7,9 @@
 //! collective that tells every rank the first failure, so all ranks stop
 //! together and none waits forever in a later collective; rank 0 alone
 //! prints it.
+//!
+//! May use the stages before `measure`, the rest of `measure` and rsmpi;
+//! nothing outside `measure` uses it but the command line (`tests/layering.rs`).
 
 pub mod calibrate;
 pub mod replay;

@@ -8,6 +8,9 @@
 //! (parsing `--model`, its help, table and CSV columns, the JSON `cost`
 //! object, chart legends) derives from [`REGISTRY`]. Adding a term is one
 //! file here and one line in [`REGISTRY`] (see `CONTRIBUTING.md`).
+//!
+//! May use `matrix` to `comm` and the rest of `model`; a term's file uses
+//! only this one (`tests/layering.rs`).
 
 mod contention;
 mod copytransfer;
