@@ -28,7 +28,8 @@
 //! - [`setup`]: the levels, as `hypre_BoomerAMGSetup` (par_amg_setup.c).
 //!
 //! May use `matrix` and the rest of `amg` (its CSR rows, presets and
-//! levels); its files follow hypre's entry order without circles (`tests/layering.rs`).
+//! levels); its files follow hypre's entry order without circles
+//! (`tests/layering.rs`).
 
 mod cljp;
 mod indepset;

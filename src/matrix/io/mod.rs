@@ -10,7 +10,8 @@
 //! variant and its test in [`Format::of`].
 //!
 //! May use the rest of `matrix` and the ground floor (`output`, `memory`);
-//! each format's module uses only this one and its own files (`tests/layering.rs`).
+//! each format's module uses only this one and its own files
+//! (`tests/layering.rs`).
 
 pub mod hypre_ij;
 pub mod matrix_market;

@@ -3,7 +3,7 @@
 
 use super::super::calibrate::{self, Experiment, Sample, Setup};
 use super::super::fit;
-use super::median::*;
+use super::median::{Bench, Median};
 use crate::machine::{Copy, Gpus, Locality, Machine, Params, Rate, Source};
 
 /// `base` with the parameters fitted from `medians` by `amgcomm

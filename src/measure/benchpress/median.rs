@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::super::calibrate::Experiment;
 use super::super::fit;
-use super::read::*;
+use super::read::{BenchError, SIZES};
 use crate::machine::{Copy, Locality};
 
 /// What a median measures.

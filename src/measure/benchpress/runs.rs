@@ -1,7 +1,9 @@
 //! The BenchPress runs each preset's parameters come from ([`RUNS`]).
 
-use super::median::*;
-use super::read::*;
+use super::median::{copy_medians, medians, message_minima, Bench, Layout, Median};
+use super::read::{
+    max_rate, memcpy, parsed, ping_pong, ping_pong_of, sized_rows, BenchError, Buffers,
+};
 use crate::machine::Copy;
 
 /// The BenchPress runs a preset's parameters are fitted from: the files

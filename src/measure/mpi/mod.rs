@@ -9,7 +9,8 @@
 //! prints it.
 //!
 //! May use the stages before `measure`, the rest of `measure` and rsmpi;
-//! nothing outside `measure` uses it but the command line (`tests/layering.rs`).
+//! nothing outside `measure` uses it but the command line
+//! (`tests/layering.rs`).
 
 pub mod calibrate;
 pub mod replay;

@@ -2,7 +2,7 @@
 //! read before any entry, and what the size line asks of memory.
 
 use super::super::ErrorKind;
-use super::tokens::*;
+use super::tokens::{shorten, trim, LineIter};
 use crate::matrix::{Field, Symmetry};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

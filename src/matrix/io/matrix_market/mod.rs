@@ -2,8 +2,8 @@
 //! ([`read`]) and writer ([`mod@write`]).
 //!
 //! May use the rest of `matrix` and the ground floor (`output`, `memory`);
-//! `read.rs` uses `header.rs` and `tokens.rs`, `header.rs` uses
-//! `tokens.rs` (`tests/layering.rs`).
+//! `read.rs` uses `header.rs` and `tokens.rs`, `header.rs` uses `tokens.rs`
+//! (`tests/layering.rs`).
 
 mod header;
 pub mod read;

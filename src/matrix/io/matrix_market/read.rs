@@ -11,9 +11,11 @@
 
 use rayon::prelude::*;
 
-use super::header::*;
+use super::header::{parse_header, Format, Header};
 pub(crate) use super::header::{scan_header, HeaderScan};
-use super::tokens::*;
+use super::tokens::{
+    chunk_ranges, end_of_line, is_blank, parse_index, parse_value, skip_blanks, token_at,
+};
 
 use super::super::{ErrorKind, ReadError, Values};
 use crate::matrix::csr::{self, Triplets};
