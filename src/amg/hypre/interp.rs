@@ -59,8 +59,11 @@ const NOT_C: u32 = 1 << 31;
 /// columns; a point that is no C point has [`NOT_C`] set: it has no place
 /// in any row and counts only as the row's own point. A row is tagged 1
 /// when its diagonal is missing or NaN: a strong F neighbour on the same
-/// rank then follows the local rule instead.
+/// rank then follows the local rule instead. Only a strong F neighbour's
+/// row is ever read, so a C point's row, and a point's with no strong
+/// connection (`SF_PT`), is left empty.
 fn couplings(a: &ParCsr, cf: &[i8]) -> FlatRows {
+    let read = |g: usize| cf[g] < 0 && cf[g] != SF_PT;
     let sgn = |v: &[f64]| {
         if v.first().is_some_and(|&d| d >= 0.0) {
             1.0
@@ -73,6 +76,7 @@ fn couplings(a: &ParCsr, cf: &[i8]) -> FlatRows {
         |r| {
             let l = &a.ranks[r];
             (0..l.rows())
+                .filter(|&i| read(a.rows[r] + i))
                 .map(|i| {
                     let (_, dv) = l.diag.row(i);
                     let s = sgn(dv);
@@ -97,6 +101,14 @@ fn couplings(a: &ParCsr, cf: &[i8]) -> FlatRows {
             for (i, h) in heads.iter_mut().enumerate() {
                 let start = t;
                 let (dc, dv) = l.diag.row(i);
+                if !read(first + i) {
+                    *h = Head {
+                        start,
+                        len: 0,
+                        tag: 0,
+                    };
+                    continue;
+                }
                 let s = sgn(dv);
                 for (&j, &y) in dc.iter().zip(dv).skip(1) {
                     if s * y < 0.0 {
