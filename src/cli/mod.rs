@@ -4,10 +4,7 @@
 //! one place, `Error::exit_status`: 2 for how amgcomm was asked, 1 for the
 //! input and failures at run time.
 //!
-//! May use `matrix`, `amg`, `machine`, `partition`, `comm`, `model`,
-//! `measure`, `measured`, `analysis`, `report`, and the ground floor
-//! (`output`, `memory`, `json_in`); its files never import each other round
-//! a circle (`tests/layering.rs`).
+//! May use every stage; its files import no circle (`tests/layering.rs`).
 
 mod amg_args;
 mod analyze;
@@ -146,8 +143,7 @@ pub fn run() -> i32 {
         Command::Info(args) => matrix::info(&args),
         Command::Generate(args) => matrix::generate(&args),
         Command::Hierarchy(args) => hierarchy::run(&args),
-        // Under an MPI launcher the ranks analyze together.
-        #[cfg(feature = "mpi")]
+        #[cfg(feature = "mpi")] // under mpirun the ranks analyze together
         Command::Analyze(args) if launcher_rank().is_some() => analyze_mpi::run(&args),
         Command::Analyze(args) => analyze::serial(&args),
         Command::Partition(args) => partition::run(&args),
