@@ -379,16 +379,21 @@ pub struct SetupTimes {
     pub interpolation: f64,
     /// The Galerkin product.
     pub rap: f64,
+    /// Each level's `A` and `P` gathered whole from the ranks' blocks (the
+    /// hypre preset on ranks: amgcomm's own work, no part of hypre's
+    /// setup; 0 for the others).
+    pub gather: f64,
 }
 
 impl SetupTimes {
     /// `(name, seconds)` in setup order.
-    pub fn steps(&self) -> [(&'static str, f64); 4] {
+    pub fn steps(&self) -> [(&'static str, f64); 5] {
         [
             ("strength", self.strength),
             ("coarsening", self.coarsening),
             ("interpolation", self.interpolation),
             ("rap", self.rap),
+            ("gather", self.gather),
         ]
     }
 }

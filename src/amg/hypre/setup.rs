@@ -75,7 +75,9 @@ pub(crate) fn build_from(
         let coarsest =
             levels.len() + 1 >= o.max_levels || (!levels.is_empty() && rows <= o.max_coarse);
         if coarsest {
+            lap(&mut 0.0);
             levels.push(Level::coarsest_csr(whole(&current)));
+            lap(&mut times.gather);
             break;
         }
         lap(&mut 0.0);
@@ -96,7 +98,9 @@ pub(crate) fn build_from(
         }
         let total = coarse[cf.len()];
         if total == 0 || total == rows {
+            lap(&mut 0.0);
             levels.push(Level::coarsest_csr(whole(&current)));
+            lap(&mut times.gather);
             break;
         }
         // Every point's marker and global coarse index, by global index.
@@ -146,9 +150,12 @@ pub(crate) fn build_from(
         }
         // hypre's `coarse_size >= (HYPRE_BigInt) (.75 * fine_size)`.
         cljp |= total >= (rows as f64 * 0.75) as usize;
+        lap(&mut 0.0);
+        let (a, p) = (whole(&current), p.gather());
+        lap(&mut times.gather);
         levels.push(Level {
-            a: whole(&current),
-            p: Some(p.gather()),
+            a,
+            p: Some(p),
             coarse_points,
         });
         current = next;
