@@ -45,12 +45,21 @@ impl RawCsr {
     }
 
     /// The pipeline's CSR type, moving the arrays when the rows are already
-    /// sorted (always so for the input level) and sorting a copy otherwise.
+    /// sorted (always so for the input level) and sorting a copy otherwise:
+    /// one check of the rows decides both.
     pub fn into_csr(self) -> Csr {
-        if !self.is_canonical() {
-            return self.to_csr();
+        let (nrows, ncols) = (self.nrows, self.ncols);
+        match crate::matrix::csr::try_assemble(nrows, ncols, self.indptr, self.indices, self.data) {
+            Ok(csr) => csr,
+            Err((indptr, indices, data, _)) => RawCsr {
+                nrows,
+                ncols,
+                indptr,
+                indices,
+                data,
+            }
+            .to_csr(),
         }
-        crate::matrix::csr::assemble(self.nrows, self.ncols, self.indptr, self.indices, self.data)
     }
 
     pub fn nnz(&self) -> usize {

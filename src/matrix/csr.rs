@@ -395,13 +395,29 @@ pub(crate) fn assemble(
     // Every caller has checked bounds and sorted rows; a failure here is a
     // bug. The check is sprs's own (`CsMat::try_new`), row blocks side by
     // side: serial, it was a level's slowest step after the setup.
+    try_assemble(nrows, ncols, indptr, indices, data)
+        .unwrap_or_else(|(.., e)| panic!("internal error: invalid CSR structure: {e}"))
+}
+
+/// A CSR's arrays (`indptr`, `indices`, `data`) handed back, with what is
+/// wrong with them.
+pub(crate) type Refused = (Vec<usize>, Vec<u32>, Vec<f64>, &'static str);
+
+/// [`assemble`], or the arrays back with what is wrong with them.
+pub(crate) fn try_assemble(
+    nrows: usize,
+    ncols: usize,
+    indptr: Vec<usize>,
+    indices: Vec<u32>,
+    data: Vec<f64>,
+) -> Result<Csr, Refused> {
     if let Err(e) = check_structure(nrows, ncols, &indptr, &indices, data.len()) {
-        panic!("internal error: invalid CSR structure: {e}");
+        return Err((indptr, indices, data, e));
     }
     // SAFETY: check_structure holds everything try_new checks: indptr's
     // length, start, order and end, every row's columns strictly
     // increasing and below ncols, data as long as indices.
-    unsafe {
+    Ok(unsafe {
         Csr::new_unchecked(
             sprs::CompressedStorage::CSR,
             (nrows, ncols),
@@ -409,7 +425,7 @@ pub(crate) fn assemble(
             indices,
             data,
         )
-    }
+    })
 }
 
 /// `sprs`'s structure check of a CSR matrix, in parallel.

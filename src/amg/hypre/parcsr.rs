@@ -141,15 +141,15 @@ where
 /// its arrays as they are; the others' arrays come from zeroed pages,
 /// filled by all threads side by side.
 fn assemble(rows: &[usize], owners: &[usize], parts: Vec<Rows>) -> Vec<RawCsr> {
-    let mut count = vec![0usize; rows.len()];
-    owners.iter().for_each(|&r| count[r] += 1);
-    let mut sizes = vec![(0, 0); rows.len()];
+    // Per rank: its parts, entries and values.
+    let mut sizes = vec![(0, 0, 0); rows.len()];
     for (&r, p) in owners.iter().zip(&parts) {
-        sizes[r].0 += p.cols.len();
-        sizes[r].1 += p.vals.len();
+        sizes[r].0 += 1;
+        sizes[r].1 += p.cols.len();
+        sizes[r].2 += p.vals.len();
     }
-    let mut out: Vec<RawCsr> = (rows.iter().zip(sizes).zip(&count))
-        .map(|((&n, (nnz, nvals)), &k)| {
+    let mut out: Vec<RawCsr> = (rows.iter().zip(&sizes))
+        .map(|(&n, &(k, nnz, nvals))| {
             let room = |len: usize| if k > 1 { len } else { 0 };
             RawCsr {
                 nrows: n,
@@ -162,7 +162,7 @@ fn assemble(rows: &[usize], owners: &[usize], parts: Vec<Rows>) -> Vec<RawCsr> {
         .collect();
     let mut parts = parts;
     for (&r, p) in owners.iter().zip(&mut parts) {
-        if count[r] == 1 {
+        if sizes[r].0 == 1 {
             out[r].indices = std::mem::take(&mut p.cols);
             out[r].data = std::mem::take(&mut p.vals);
         }
