@@ -13,6 +13,15 @@ use crate::partition::methods::Method;
 use crate::partition::{self, Fine};
 
 impl Request {
+    /// [`check_loaded`] against what the analysis needs on this
+    /// request's ranks.
+    fn check_fits(&self, name: &str, rows: usize, nnz: usize) -> Result<(), RequestError> {
+        let ranks = self.machine.ranks();
+        check_loaded(name, rows, nnz, |r, z| {
+            crate::analysis::memory_bytes(r, z, ranks)
+        })
+    }
+
     /// Reads the levels, or reads the matrix and builds them (with
     /// MFEM's partition beside the assembly), timing both.
     pub fn hierarchy(
@@ -21,7 +30,6 @@ impl Request {
         progress: &dyn Fn(Event),
         stages: &mut Stages,
     ) -> Result<Loaded, RequestError> {
-        let need = |rows, nnz| crate::analysis::memory_bytes(rows, nnz, self.machine.ranks());
         let (spec, permute) = match &self.input {
             Input::Levels(dir) => {
                 progress(Event::Step(format!(
@@ -31,7 +39,7 @@ impl Request {
                 let (h, ownership) = levels_io::load_levels_ranked(dir)?;
                 let name = dir.display().to_string();
                 let a = &h.levels[0].a;
-                check_loaded(&name, a.rows(), a.nnz(), need)?;
+                self.check_fits(&name, a.rows(), a.nnz())?;
                 stages.lap("input");
                 stages.lap("hierarchy");
                 // Saved levels number rows as their format does: Matrix
@@ -71,7 +79,7 @@ impl Request {
         );
         let mut mat = mat?;
         let (name, info) = (mat.name.clone(), mat.info());
-        check_loaded(&name, info.rows, info.nnz, need)?;
+        self.check_fits(&name, info.rows, info.nnz)?;
         stages.lap("input");
         let mut described = format!("{} preset", self.preset.name());
         let mut blocks = None;
@@ -122,14 +130,13 @@ impl Request {
         progress: &dyn Fn(Event),
         stages: &mut Stages,
     ) -> Result<Loaded, RequestError> {
-        let need = |rows, nnz| crate::analysis::memory_bytes(rows, nnz, self.machine.ranks());
         let name = held.name.clone();
         match &held.what {
             HeldKind::Levels(levels) => {
                 progress(Event::Step(format!("checking the levels of {name}")));
                 let h = levels_io::from_given(take(levels, &name)?, &name)?;
                 let a = &h.levels[0].a;
-                check_loaded(&name, a.rows(), a.nnz(), need)?;
+                self.check_fits(&name, a.rows(), a.nnz())?;
                 stages.lap("input");
                 stages.lap("hierarchy");
                 Ok(Loaded {
@@ -148,7 +155,7 @@ impl Request {
                 progress(Event::Step(format!("checking {name}")));
                 let mat = crate::matrix::Matrix::held(&name, take(csr, &name)?);
                 let info = mat.info();
-                check_loaded(&name, info.rows, info.nnz, need)?;
+                self.check_fits(&name, info.rows, info.nnz)?;
                 stages.lap("input");
                 let (h, fine_part) = self.build_on_ranks(mat, progress)?;
                 stages.lap("hierarchy");
