@@ -17,13 +17,10 @@ use super::json::Report;
 use super::{Drawn, ReportError};
 use crate::comm::Op;
 
+/// The cost terms' colours: [`COLORS`] without its red, which is
+/// [`MEASURED`]'s.
 pub(crate) const TERM_COLORS: [RGBColor; 6] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
+    COLORS[0], COLORS[1], COLORS[2], COLORS[4], COLORS[5], COLORS[6],
 ];
 
 /// "beam_tet_2k: <what>, bluewaters 16 x 16": the matrix's base name keeps
@@ -102,7 +99,7 @@ pub fn breakdown(path: &Path, r: &Report, op: Op) -> Result<(), ReportError> {
 
 /// The breakdown charts: two panels.
 pub(crate) const TALL: (u32, u32) = (900, 720);
-pub(crate) const MEASURED: RGBColor = RGBColor(214, 39, 40);
+pub(crate) const MEASURED: RGBColor = COLORS[3];
 
 fn draw_breakdown<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
