@@ -48,18 +48,21 @@ impl RawCsr {
     /// sorted (always so for the input level) and sorting a copy otherwise:
     /// one check of the rows decides both.
     pub fn into_csr(self) -> Csr {
+        self.try_into_csr().unwrap_or_else(|raw| raw.to_csr())
+    }
+
+    /// The pipeline's CSR type when the rows are canonical (the arrays
+    /// moved, checked once), the matrix back otherwise.
+    pub fn try_into_csr(self) -> Result<Csr, RawCsr> {
         let (nrows, ncols) = (self.nrows, self.ncols);
-        match crate::matrix::csr::try_assemble(nrows, ncols, self.indptr, self.indices, self.data) {
-            Ok(csr) => csr,
-            Err((indptr, indices, data, _)) => RawCsr {
+        crate::matrix::csr::try_assemble(nrows, ncols, self.indptr, self.indices, self.data)
+            .map_err(|(indptr, indices, data, _)| RawCsr {
                 nrows,
                 ncols,
                 indptr,
                 indices,
                 data,
-            }
-            .to_csr(),
-        }
+            })
     }
 
     pub fn nnz(&self) -> usize {

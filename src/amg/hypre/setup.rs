@@ -62,13 +62,10 @@ pub(crate) fn build_from(
     let mut lap = |t: &mut f64| clock.lap(t);
     let mut current = ParCsr::split(&a, blocks);
     // Level 0 gathered is the input when its rows are sorted: kept rather
-    // than gathered again.
-    let mut input = a.is_canonical().then_some(a);
+    // than gathered again (one check of its rows decides).
+    let mut input = a.try_into_csr().ok();
     // The whole matrix of the current level.
-    let mut whole = |m: &ParCsr| match input.take() {
-        Some(a) => a.into_csr(),
-        None => m.gather(),
-    };
+    let mut whole = |m: &ParCsr| input.take().unwrap_or_else(|| m.gather());
     loop {
         let rows = current.global_rows();
         progress(levels.len(), rows);
