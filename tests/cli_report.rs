@@ -419,6 +419,20 @@ fn timings_on_request_only() {
         "{t:?}"
     );
     assert!(err.contains("(strength "), "{err}");
+    // Per level, the same steps: each step's levels add up to its total.
+    assert!(t.contains_key("hierarchy.level.0.rap"), "{t:?}");
+    for s in ["strength", "coarsening", "interpolation", "rap", "gather"] {
+        let suffix = format!(".{s}");
+        let per_level: f64 = (t.iter())
+            .filter(|(k, _)| k.starts_with("hierarchy.level.") && k.ends_with(&suffix))
+            .map(|(_, v)| v.as_f64().unwrap())
+            .sum();
+        let total = t[&format!("hierarchy.{s}")].as_f64().unwrap();
+        assert!(
+            (per_level - total).abs() <= 1e-9 * total.max(1e-3),
+            "{s}: levels {per_level} against {total}"
+        );
+    }
     let o = amgcomm(&[
         "analyze",
         "gen:poisson3d:10",

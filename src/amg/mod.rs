@@ -342,9 +342,11 @@ impl Stopwatch {
         Stopwatch(std::time::Instant::now())
     }
 
-    fn lap(&mut self, total: &mut f64) {
-        *total += self.0.elapsed().as_secs_f64();
+    /// Seconds since the last split (or the start); the next starts now.
+    fn split(&mut self) -> f64 {
+        let t = self.0.elapsed().as_secs_f64();
         self.0 = std::time::Instant::now();
+        t
     }
 }
 
@@ -368,8 +370,8 @@ pub struct Hierarchy {
     pub setup_times: SetupTimes,
 }
 
-/// Wall seconds of each setup step, summed over levels.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// Wall seconds of each setup step, summed over levels, and per level.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SetupTimes {
     /// Strength of connection.
     pub strength: f64,
@@ -383,6 +385,20 @@ pub struct SetupTimes {
     /// hypre preset on ranks: amgcomm's own work, no part of hypre's
     /// setup; 0 for the others).
     pub gather: f64,
+    /// Per level, the same steps in [`SetupTimes::steps`]' order: the work
+    /// done on that level (its strength, splitting, interpolation and
+    /// product, and its gathering).
+    pub levels: Vec<[f64; 5]>,
+}
+
+/// A setup step, in [`SetupTimes::steps`]' order.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Step {
+    Strength,
+    Coarsening,
+    Interpolation,
+    Rap,
+    Gather,
 }
 
 impl SetupTimes {
@@ -395,6 +411,22 @@ impl SetupTimes {
             ("rap", self.rap),
             ("gather", self.gather),
         ]
+    }
+
+    /// `seconds` of `step` on `level`, to its total and to the level's.
+    pub(crate) fn add(&mut self, level: usize, step: Step, seconds: f64) {
+        let total = match step {
+            Step::Strength => &mut self.strength,
+            Step::Coarsening => &mut self.coarsening,
+            Step::Interpolation => &mut self.interpolation,
+            Step::Rap => &mut self.rap,
+            Step::Gather => &mut self.gather,
+        };
+        *total += seconds;
+        if self.levels.len() <= level {
+            self.levels.resize(level + 1, [0.0; 5]);
+        }
+        self.levels[level][step as usize] += seconds;
     }
 }
 
@@ -533,7 +565,6 @@ pub fn build_ranked(
     let mut levels = Vec::new();
     let mut times = SetupTimes::default();
     let mut clock = Stopwatch::start();
-    let mut lap = |t: &mut f64| clock.lap(t);
     let mut current = RawCsr::from_csr_owned(a);
     loop {
         progress(levels.len(), current.nrows);
@@ -541,7 +572,7 @@ pub fn build_ranked(
             levels.push(Level::coarsest(current));
             break;
         }
-        lap(&mut 0.0);
+        clock.split();
         let fns = match &functions {
             Some(f) => strength::Functions::Listed(f),
             None => strength::Functions::finest(nf),
@@ -549,7 +580,7 @@ pub fn build_ranked(
         let c = strength::strength_on(&current, &o.strength, fns);
         let s = strength::without_diagonal_sorted(&c);
         let st = s.transpose();
-        lap(&mut times.strength);
+        times.add(levels.len(), Step::Strength, clock.split());
         // A different seed per level, reproducible from the run's seed.
         let seed = o.seed.wrapping_add(levels.len() as u64);
         // RAPtor's states (C, F, isolated), for its own interpolation.
@@ -576,7 +607,7 @@ pub fn build_ranked(
             }
         };
         drop(st);
-        lap(&mut times.coarsening);
+        times.add(levels.len(), Step::Coarsening, clock.split());
         let coarse_points: Vec<u32> = (0..splitting.len() as u32)
             .filter(|&i| splitting[i as usize])
             .collect();
@@ -610,7 +641,7 @@ pub fn build_ranked(
         // The strength matrix is done with: free it before the product,
         // the setup's memory peak.
         drop(c);
-        lap(&mut times.interpolation);
+        times.add(levels.len(), Step::Interpolation, clock.split());
         // A rank's coarse rows: its C points, in order.
         let mut coarse_blocks = vec![0usize; blocks.len()];
         for (b, w) in blocks.windows(2).enumerate() {
@@ -622,7 +653,7 @@ pub fn build_ranked(
         } else {
             rap::galerkin(&current, &p)
         };
-        lap(&mut times.rap);
+        times.add(levels.len(), Step::Rap, clock.split());
         if nf > 1 {
             let all = fns.to_vec(current.nrows);
             functions = Some(coarse_points.iter().map(|&i| all[i as usize]).collect());

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use crate::amg::Hierarchy;
+use crate::amg::{Hierarchy, SetupTimes};
 
 /// Wall time of each stage, in order, and when the current one began.
 #[derive(Clone, Debug)]
@@ -32,8 +32,8 @@ impl Stages {
         self.0.iter().filter(|s| s.0 == name).map(|s| s.1).sum()
     }
 
-    /// The stages (and a built hierarchy's setup steps) for the JSON, and
-    /// one line of them for the terminal.
+    /// The stages (and a built hierarchy's setup steps, summed and per
+    /// level) for the JSON, and one line of them for the terminal.
     pub fn report(&self, built: Option<&Hierarchy>) -> (BTreeMap<String, f64>, String) {
         let mut t: BTreeMap<String, f64> =
             self.0.iter().map(|(k, v)| (k.to_string(), *v)).collect();
@@ -52,6 +52,17 @@ impl Stages {
             .collect();
         for (k, v) in steps.into_iter().flatten() {
             t.insert(format!("hierarchy.{k}"), v);
+        }
+        // Per level, the steps that took time there.
+        for (level, times) in built
+            .iter()
+            .flat_map(|h| h.setup_times.levels.iter().enumerate())
+        {
+            for ((k, _), &v) in SetupTimes::default().steps().iter().zip(times) {
+                if v > 0.0 {
+                    t.insert(format!("hierarchy.level.{level}.{k}"), v);
+                }
+            }
         }
         let total: f64 = self.0.iter().map(|s| s.1).sum::<f64>() + self.1.elapsed().as_secs_f64();
         (

@@ -7,7 +7,7 @@ use super::interp::{self, Splitting};
 use super::parcsr::{comm_pkgs, Comm, ParCsr};
 use super::{pmis, rap, ruge, strength};
 use crate::amg::raw::RawCsr;
-use crate::amg::{BuildError, Hierarchy, Level, Options, SetupTimes, Stopwatch};
+use crate::amg::{BuildError, Hierarchy, Level, Options, SetupTimes, Step, Stopwatch};
 
 /// Hands the heap's free pages back to the system: glibc keeps what the
 /// ranks' many small blocks of a finished level freed, while the gathered
@@ -59,7 +59,6 @@ pub(crate) fn build_from(
     let mut levels = Vec::new();
     let mut times = SetupTimes::default();
     let mut clock = Stopwatch::start();
-    let mut lap = |t: &mut f64| clock.lap(t);
     let mut current = ParCsr::split(&a, blocks);
     // Level 0 gathered is the input when its rows are sorted: kept rather
     // than gathered again (one check of its rows decides).
@@ -72,22 +71,22 @@ pub(crate) fn build_from(
         let coarsest =
             levels.len() + 1 >= o.max_levels || (!levels.is_empty() && rows <= o.max_coarse);
         if coarsest {
-            lap(&mut 0.0);
+            clock.split();
             levels.push(Level::coarsest_csr(whole(&current)));
-            lap(&mut times.gather);
+            times.add(levels.len() - 1, Step::Gather, clock.split());
             break;
         }
-        lap(&mut 0.0);
+        clock.split();
         let comms = comms_of(&current);
         let s = strength::of(&current, &o.strength, dof.as_deref());
-        lap(&mut times.strength);
+        times.add(levels.len(), Step::Strength, clock.split());
         let cf = if cljp {
             super::cljp::cljp(&s, &comms, &current.rows)
         } else {
             let first: Vec<Vec<i8>> = s.par_iter().map(ruge::first_pass).collect();
             pmis::pmis(&s, &comms, Some(first))
         };
-        lap(&mut times.coarsening);
+        times.add(levels.len(), Step::Coarsening, clock.split());
         // Each rank's C points, numbered on it.
         let mut coarse = vec![0usize; cf.len() + 1];
         for (r, c) in cf.iter().enumerate() {
@@ -95,9 +94,9 @@ pub(crate) fn build_from(
         }
         let total = coarse[cf.len()];
         if total == 0 || total == rows {
-            lap(&mut 0.0);
+            clock.split();
             levels.push(Level::coarsest_csr(whole(&current)));
-            lap(&mut times.gather);
+            times.add(levels.len() - 1, Step::Gather, clock.split());
             break;
         }
         // Every point's marker and global coarse index, by global index.
@@ -130,10 +129,10 @@ pub(crate) fn build_from(
             cols: coarse.clone(),
             ranks: p_ranks,
         };
-        lap(&mut times.interpolation);
+        times.add(levels.len(), Step::Interpolation, clock.split());
         let p_comms = comms_of(&p);
         let next = rap::rap(&current, &p, &p_comms);
-        lap(&mut times.rap);
+        times.add(levels.len(), Step::Rap, clock.split());
         let coarse_points: Vec<u32> = (cf.iter().enumerate())
             .flat_map(|(r, c)| {
                 let first = current.rows[r];
@@ -147,9 +146,9 @@ pub(crate) fn build_from(
         }
         // hypre's `coarse_size >= (HYPRE_BigInt) (.75 * fine_size)`.
         cljp |= total >= (rows as f64 * 0.75) as usize;
-        lap(&mut 0.0);
+        clock.split();
         let (a, p) = (whole(&current), p.gather());
-        lap(&mut times.gather);
+        times.add(levels.len(), Step::Gather, clock.split());
         levels.push(Level {
             a,
             p: Some(p),
