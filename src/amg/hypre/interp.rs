@@ -14,8 +14,6 @@
 //! `A_ext` and `Sop`) never shows: the offd columns of `P` end sorted by
 //! global coarse index either way.
 
-use rayon::prelude::*;
-
 use super::parcsr::{par_rows, source, Comm, Entry, FlatRows, Head, Local, ParCsr, Rows};
 use super::strength::{Dof, LocalS};
 use super::trunc::truncate_row;
@@ -190,14 +188,13 @@ pub(crate) fn ext_pi(
         row(a, s, comms, sp, &ext, dof, fixed, m, r, i, d, o)
     });
     drop(ext);
-    blocks
-        .into_par_iter()
-        .enumerate()
-        // The offd columns: increasing global coarse index.
-        .map(|(r, (diag, offd))| {
-            Local::with_global_offd(diag, offd, sp.coarse[r + 1] - sp.coarse[r])
-        })
-        .collect()
+    // The offd columns: increasing global coarse index.
+    let coarse = sp.coarse;
+    Local::with_global_offds(
+        blocks,
+        |r| coarse[r + 1] - coarse[r],
+        coarse[coarse.len() - 1],
+    )
 }
 
 /// Whether mark `x` is a place in the row of `me` (its high half): not

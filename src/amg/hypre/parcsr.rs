@@ -281,62 +281,6 @@ impl FlatRows {
     }
 }
 
-/// Global index -> local slot, open addressing (a rank's offd columns;
-/// the lookups of the off-rank rows dominate the setup otherwise).
-pub(crate) struct IndexOf {
-    keys: Vec<u32>,
-    vals: Vec<u32>,
-    len: usize,
-}
-
-impl IndexOf {
-    const EMPTY: u32 = u32::MAX;
-
-    pub fn with_capacity(n: usize) -> IndexOf {
-        let cap = (2 * n).next_power_of_two().max(16);
-        IndexOf {
-            keys: vec![Self::EMPTY; cap],
-            vals: vec![0; cap],
-            len: 0,
-        }
-    }
-
-    #[inline]
-    fn slot(&self, g: u32) -> usize {
-        let mask = self.keys.len() - 1;
-        let mut h = ((g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
-        while self.keys[h] != g && self.keys[h] != Self::EMPTY {
-            h = (h + 1) & mask;
-        }
-        h
-    }
-
-    /// The value of `g`, inserted as `v` when absent.
-    pub fn insert(&mut self, g: u32, v: u32) -> u32 {
-        let h = self.slot(g);
-        if self.keys[h] == g {
-            return self.vals[h];
-        }
-        self.keys[h] = g;
-        self.vals[h] = v;
-        self.len += 1;
-        if 2 * self.len > self.keys.len() {
-            let old_k = std::mem::take(&mut self.keys);
-            let old_v = std::mem::take(&mut self.vals);
-            *self = IndexOf::with_capacity(old_k.len());
-            for (k, v) in old_k.into_iter().zip(old_v) {
-                if k != Self::EMPTY {
-                    let h = self.slot(k);
-                    self.keys[h] = k;
-                    self.vals[h] = v;
-                    self.len += 1;
-                }
-            }
-        }
-        v
-    }
-}
-
 /// One rank's rows.
 #[derive(Clone, Debug)]
 pub(crate) struct Local {
@@ -352,8 +296,13 @@ impl Local {
     /// A rank's block from rows whose offd entries carry global columns:
     /// those become `col_map` (increasing), the entries its indices;
     /// `ncols`: the rank's own columns.
-    pub fn with_global_offd(mut diag: RawCsr, mut offd: RawCsr, ncols: usize) -> Local {
-        let (col_map, place) = sorted_unique(&offd.indices);
+    fn with_global_offd(
+        mut diag: RawCsr,
+        mut offd: RawCsr,
+        ncols: usize,
+        marks: &mut [u32],
+    ) -> Local {
+        let (col_map, place) = sorted_unique(&offd.indices, marks);
         offd.indices = place;
         diag.ncols = ncols;
         offd.ncols = col_map.len();
@@ -362,6 +311,32 @@ impl Local {
             offd,
             col_map,
         }
+    }
+
+    /// Each rank's blocks (`ncols(r)` diag columns; offd columns global,
+    /// below `global`) as a rank's matrix, the offd columns renumbered by
+    /// increasing global index, in parallel.
+    pub fn with_global_offds(
+        blocks: Vec<(RawCsr, RawCsr)>,
+        ncols: impl Fn(usize) -> usize + Sync,
+        global: usize,
+    ) -> Vec<Local> {
+        // One scratch of marks a thread, made at its first rank.
+        let pool: Vec<std::sync::Mutex<Vec<u32>>> = (0..rayon::current_num_threads().max(1))
+            .map(|_| std::sync::Mutex::new(Vec::new()))
+            .collect();
+        blocks
+            .into_par_iter()
+            .enumerate()
+            .map(|(r, (diag, offd))| {
+                let t = rayon::current_thread_index().unwrap_or(0) % pool.len();
+                let mut marks = pool[t].lock().unwrap_or_else(|e| e.into_inner());
+                if marks.len() < global {
+                    marks.resize(global, 0);
+                }
+                Local::with_global_offd(diag, offd, ncols(r), &mut marks)
+            })
+            .collect()
     }
 
     /// Row `i` with global columns (`first`: the rank's first column) into
@@ -633,32 +608,27 @@ pub(crate) fn backward<T: Send>(
         .collect()
 }
 
-/// Sorted unique `globals`, and where each input lands in it.
-pub(crate) fn sorted_unique(globals: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    let mut index = IndexOf::with_capacity(globals.len() / 4);
+/// The distinct values of `globals` in increasing order, and each
+/// value's place among them. `marks` covers every value and is all zero,
+/// as it is left: a thread's scratch over the global columns, read and
+/// written in place of a hash of the rank's offd columns.
+pub(crate) fn sorted_unique(globals: &[u32], marks: &mut [u32]) -> (Vec<u32>, Vec<u32>) {
     let mut unique: Vec<u32> = Vec::new();
-    let first: Vec<u32> = globals
-        .iter()
-        .map(|&g| {
-            let next = unique.len() as u32;
-            let k = index.insert(g, next);
-            if k == next {
-                unique.push(g);
-            }
-            k
-        })
-        .collect();
-    let mut order: Vec<u32> = (0..unique.len() as u32).collect();
-    order.sort_unstable_by_key(|&k| unique[k as usize]);
-    let mut place = vec![0u32; unique.len()];
-    for (pos, &k) in order.iter().enumerate() {
-        place[k as usize] = pos as u32;
+    for &g in globals {
+        if marks[g as usize] == 0 {
+            marks[g as usize] = 1;
+            unique.push(g);
+        }
     }
-    let sorted = order.iter().map(|&k| unique[k as usize]).collect();
-    (
-        sorted,
-        first.into_iter().map(|k| place[k as usize]).collect(),
-    )
+    unique.sort_unstable();
+    for (pos, &g) in unique.iter().enumerate() {
+        marks[g as usize] = pos as u32 + 1;
+    }
+    let place = globals.iter().map(|&g| marks[g as usize] - 1).collect();
+    for &g in &unique {
+        marks[g as usize] = 0;
+    }
+    (unique, place)
 }
 
 /// The owner and local row of offd column `k` of rank `o`.
@@ -672,6 +642,24 @@ pub(crate) fn source(comms: &[Comm], o: usize, k: usize) -> (usize, usize) {
 mod tests {
     use super::*;
     use crate::amg::raw::test_util::from_lists;
+
+    /// The places and distinct values match a sort's, and the marks are
+    /// left all zero for the next rank.
+    #[test]
+    fn sorted_unique_places_every_value_and_clears_its_marks() {
+        let globals = [7u32, 3, 9, 3, 0, 7, 7, 12, 9];
+        let mut marks = vec![0u32; 13];
+        let (unique, place) = sorted_unique(&globals, &mut marks);
+        let want: Vec<u32> = std::collections::BTreeSet::from(globals)
+            .into_iter()
+            .collect();
+        assert_eq!(unique, want);
+        for (&g, &p) in globals.iter().zip(&place) {
+            assert_eq!(unique[p as usize], g);
+        }
+        assert!(marks.iter().all(|&m| m == 0));
+        assert_eq!(sorted_unique(&[], &mut marks), (vec![], vec![]));
+    }
 
     #[test]
     fn split_puts_the_diagonal_first_and_maps_the_other_columns() {

@@ -279,11 +279,7 @@ pub(crate) fn rap(a: &ParCsr, p: &ParCsr, p_comms: &[Comm]) -> ParCsr {
         ctx.row(m, r, ic, &list[ptr[ic]..ptr[ic + 1]], d, o)
     });
     drop(gp);
-    let ranks = blocks
-        .into_par_iter()
-        .enumerate()
-        .map(|(r, (diag, offd))| Local::with_global_offd(diag, offd, coarse_rows[r]))
-        .collect();
+    let ranks = Local::with_global_offds(blocks, |r| coarse_rows[r], nc);
     ParCsr {
         rows: p.cols.clone(),
         cols: p.cols.clone(),
