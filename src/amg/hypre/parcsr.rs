@@ -71,6 +71,23 @@ impl Pattern {
     }
 }
 
+/// One scratch for each of rayon's threads, made at the thread's first
+/// task: scratch spanning a level is too large to make per task.
+struct PerThread<S>(Vec<std::sync::Mutex<Option<S>>>);
+
+impl<S> PerThread<S> {
+    fn new() -> PerThread<S> {
+        let threads = rayon::current_num_threads().max(1);
+        PerThread((0..threads).map(|_| std::sync::Mutex::new(None)).collect())
+    }
+
+    /// The calling thread's scratch, none before its first task.
+    fn slot(&self) -> std::sync::MutexGuard<'_, Option<S>> {
+        let t = rayon::current_thread_index().unwrap_or(0) % self.0.len();
+        self.0[t].lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
 /// One block's output rows: each row's length, its columns and values.
 #[derive(Default)]
 pub(crate) struct Rows {
@@ -92,12 +109,9 @@ where
     F: Fn(&mut S, usize, usize, &mut Rows, &mut Rows) + Sync + Send,
 {
     const BLOCK: usize = 2048;
-    // One scratch a thread, made once: a task's marks span the level;
-    // with it the sizes of the thread's last block, to reserve the next.
-    type Slot<S> = std::sync::Mutex<Option<(S, [usize; 4])>>;
-    let pool: Vec<Slot<S>> = (0..rayon::current_num_threads().max(1))
-        .map(|_| std::sync::Mutex::new(None))
-        .collect();
+    // A task's marks span the level; with them the sizes of the thread's
+    // last block, to reserve the next.
+    let pool: PerThread<(S, [usize; 4])> = PerThread::new();
     let items: Vec<(usize, usize, usize)> = (0..rows.len())
         .flat_map(|r| {
             let n = rows[r];
@@ -107,8 +121,7 @@ where
     let parts: Vec<(Rows, Rows)> = items
         .par_iter()
         .map(|&(r, lo, hi)| {
-            let t = rayon::current_thread_index().unwrap_or(0) % pool.len();
-            let mut slot = pool[t].lock().unwrap_or_else(|e| e.into_inner());
+            let mut slot = pool.slot();
             let (st, last) = slot.get_or_insert_with(|| (init(), [0; 4]));
             // Room for a block like the last one and a quarter: the
             // buffers rarely grow (each growth is a copy to new pages).
@@ -321,20 +334,14 @@ impl Local {
         ncols: impl Fn(usize) -> usize + Sync,
         global: usize,
     ) -> Vec<Local> {
-        // One scratch of marks a thread, made at its first rank.
-        let pool: Vec<std::sync::Mutex<Vec<u32>>> = (0..rayon::current_num_threads().max(1))
-            .map(|_| std::sync::Mutex::new(Vec::new()))
-            .collect();
+        let pool: PerThread<Vec<u32>> = PerThread::new();
         blocks
             .into_par_iter()
             .enumerate()
             .map(|(r, (diag, offd))| {
-                let t = rayon::current_thread_index().unwrap_or(0) % pool.len();
-                let mut marks = pool[t].lock().unwrap_or_else(|e| e.into_inner());
-                if marks.len() < global {
-                    marks.resize(global, 0);
-                }
-                Local::with_global_offd(diag, offd, ncols(r), &mut marks)
+                let mut slot = pool.slot();
+                let marks = slot.get_or_insert_with(|| vec![0; global]);
+                Local::with_global_offd(diag, offd, ncols(r), marks)
             })
             .collect()
     }
@@ -612,7 +619,7 @@ pub(crate) fn backward<T: Send>(
 /// value's place among them. `marks` covers every value and is all zero,
 /// as it is left: a thread's scratch over the global columns, read and
 /// written in place of a hash of the rank's offd columns.
-pub(crate) fn sorted_unique(globals: &[u32], marks: &mut [u32]) -> (Vec<u32>, Vec<u32>) {
+fn sorted_unique(globals: &[u32], marks: &mut [u32]) -> (Vec<u32>, Vec<u32>) {
     let mut unique: Vec<u32> = Vec::new();
     for &g in globals {
         if marks[g as usize] == 0 {
