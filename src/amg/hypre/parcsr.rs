@@ -73,16 +73,16 @@ impl Pattern {
 
 /// One scratch for each of rayon's threads, made at the thread's first
 /// task: scratch spanning a level is too large to make per task.
-struct PerThread<S>(Vec<std::sync::Mutex<Option<S>>>);
+pub(crate) struct PerThread<S>(Vec<std::sync::Mutex<Option<S>>>);
 
 impl<S> PerThread<S> {
-    fn new() -> PerThread<S> {
+    pub fn new() -> PerThread<S> {
         let threads = rayon::current_num_threads().max(1);
         PerThread((0..threads).map(|_| std::sync::Mutex::new(None)).collect())
     }
 
     /// The calling thread's scratch, none before its first task.
-    fn slot(&self) -> std::sync::MutexGuard<'_, Option<S>> {
+    pub fn slot(&self) -> std::sync::MutexGuard<'_, Option<S>> {
         let t = rayon::current_thread_index().unwrap_or(0) % self.0.len();
         self.0[t].lock().unwrap_or_else(|e| e.into_inner())
     }

@@ -14,27 +14,24 @@
 //!    diag part, each in first-touch order) times `P_ext` and `P`; nothing
 //!    dropped; the offd columns are those used, by increasing index.
 //!
-//! Each `RAP_int` row goes to exactly one owner, so here the owner
-//! computes it when it needs it, from the sender's blocks, and marks
-//! columns by global index: the same sums in the same order.
+//! Here the rows of `RAP_int` are computed as hypre's ranks compute
+//! them, each sender's rows in one go (its rows of `A` and `P` are then
+//! read while in cache), for a window of owners at a time (all of a
+//! level's at once may not fit), and marked by global column; each owner
+//! reads its own by slot: the same sums in the same order.
 
 use rayon::prelude::*;
 
-use super::parcsr::{par_rows, Comm, Entry, FlatRows, Head, Local, ParCsr, Rows};
+use super::parcsr::{par_rows, Comm, Entry, FlatRows, Head, Local, ParCsr, PerThread, Rows};
 use crate::amg::raw::RawCsr;
 
 /// A task's marks, each a column's place in its row plus one (0: not in
 /// it), cleared after the row (4 bytes a column, so they stay in cache):
-/// `mark` over the coarse columns of the row being built, `int` over
-/// those of a `RAP_int` row, `ra` over the rank's fine columns (diag,
-/// then offd) of the row of `R A`.
+/// `mark` over the coarse columns of the row being built, `ra` over the
+/// rank's fine columns (diag, then offd) of the row of `R A`.
 struct Marks {
     mark: Vec<u32>,
-    int: Vec<u32>,
-    /// The rows of `P` a row of `A` reaches, with their factors.
-    batch: Vec<(Head, f64)>,
     ra: Vec<u32>,
-    int_row: Acc,
     row_d: Acc,
     row_o: Acc,
     ra_o: Acc,
@@ -222,9 +219,58 @@ impl GlobalP {
     }
 }
 
+/// A sender's scratch for its rows of `RAP_int`: `int` marks their
+/// columns (as [`Marks`]), `batch` holds the rows of `P` a row of `A`
+/// reaches, with their factors.
+struct IntScratch {
+    int: Vec<u32>,
+    batch: Vec<(Head, f64)>,
+    row: Acc,
+    /// A task's rows, copied out at its end (so each part is no longer
+    /// than its rows).
+    out: Vec<Entry>,
+}
+
+/// The rows of `RAP_int` that a window of owners receives, in parts
+/// computed by their senders.
+struct IntRows {
+    parts: Vec<Vec<Entry>>,
+    /// Per slot of the window's owners (owner by owner, in slot order):
+    /// its row's part, start and length.
+    heads: Vec<(u32, usize, u32)>,
+    /// Each owner's first slot in `heads`.
+    first: Vec<usize>,
+}
+
+impl IntRows {
+    fn entries(&self) -> usize {
+        self.parts.iter().map(Vec::len).sum()
+    }
+
+    /// The row of slot `t` of owner `r` (window-relative).
+    fn row(&self, r: usize, t: u32) -> &[Entry] {
+        let (k, start, len) = self.heads[self.first[r] + t as usize];
+        &self.parts[k as usize][start..start + len as usize]
+    }
+}
+
+/// Rows of `RAP_int` a sender computes per task (the tasks keep the
+/// threads alike busy when a few ranks send much).
+const INT_TASK: usize = 2048;
+
+/// About this many entries of `RAP_int` are kept at once (100 MB); a level
+/// with more is taken in windows of owners, each sized by the entries per
+/// row of the window before it.
+const INT_ENTRIES: usize = 1 << 23;
+
 /// `P^T A P` over the ranks; `p_comms`: `P`'s packages, whose slots say
 /// which rank receives each row of `RAP_int`.
 pub(crate) fn rap(a: &ParCsr, p: &ParCsr, p_comms: &[Comm]) -> ParCsr {
+    rap_within(a, p, p_comms, INT_ENTRIES)
+}
+
+/// [`rap`], keeping about `budget` entries of `RAP_int` at once.
+fn rap_within(a: &ParCsr, p: &ParCsr, p_comms: &[Comm], budget: usize) -> ParCsr {
     let r_diag: Vec<RawCsr> = p.ranks.par_iter().map(|l| l.diag.transpose()).collect();
     let r_offd: Vec<RawCsr> = p.ranks.par_iter().map(|l| l.offd.transpose()).collect();
     let gp = GlobalP::of(p);
@@ -257,10 +303,7 @@ pub(crate) fn rap(a: &ParCsr, p: &ParCsr, p_comms: &[Comm]) -> ParCsr {
     let coarse_rows: Vec<usize> = p.ranks.iter().map(|l| l.diag.ncols).collect();
     let init = || Marks {
         mark: vec![0; nc],
-        int: vec![0; nc],
-        batch: Vec::new(),
         ra: vec![0; fine_cols],
-        int_row: Acc::new(nc),
         row_d: Acc::new(nc),
         row_o: Acc::new(nc),
         ra_o: Acc::new(fine_cols),
@@ -274,10 +317,27 @@ pub(crate) fn rap(a: &ParCsr, p: &ParCsr, p_comms: &[Comm]) -> ParCsr {
         r_diag: &r_diag,
         r_offd: &r_offd,
     };
-    let blocks = par_rows(&coarse_rows, init, |m, r, ic, d, o| {
-        let (ptr, list) = &slots[r];
-        ctx.row(m, r, ic, &list[ptr[ic]..ptr[ic + 1]], d, o)
-    });
+    let pool = PerThread::new();
+    let mut blocks = Vec::with_capacity(coarse_rows.len());
+    let (mut r0, mut window) = (0, budget / 64);
+    while r0 < coarse_rows.len() {
+        // The window: owners while their rows fit, at least one.
+        let (mut r1, mut kept) = (r0 + 1, p_comms[r0].sends.len());
+        while r1 < coarse_rows.len() && kept + p_comms[r1].sends.len() <= window {
+            kept += p_comms[r1].sends.len();
+            r1 += 1;
+        }
+        let ints = ctx.int_rows(r0, r1, &pool);
+        let per_row = ints.entries().div_ceil(kept.max(1)).max(1);
+        window = (budget / per_row).max(1);
+        blocks.extend(par_rows(&coarse_rows[r0..r1], init, |m, w, ic, d, o| {
+            let (ptr, list) = &slots[r0 + w];
+            let slots = &list[ptr[ic]..ptr[ic + 1]];
+            ctx.row(m, r0 + w, ic, slots.iter().map(|&t| ints.row(w, t)), d, o)
+        }));
+        r0 = r1;
+    }
+    drop(pool);
     drop(gp);
     let ranks = Local::with_global_offds(blocks, |r| coarse_rows[r], nc);
     ParCsr {
@@ -297,17 +357,87 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// Coarse row `ic` of rank `r`; `slots`: its slots, whose rows of
-    /// `RAP_int` come first.
-    fn row(&self, m: &mut Marks, r: usize, ic: usize, slots: &[u32], d: &mut Rows, o: &mut Rows) {
+    /// The rows of `RAP_int` that owners `r0..r1` receive, each sender's
+    /// in its own column order, in parallel.
+    fn int_rows(&self, r0: usize, r1: usize, pool: &PerThread<IntScratch>) -> IntRows {
+        let p = self.p;
+        let nc = p.global_cols();
+        let mut first = Vec::with_capacity(r1 - r0 + 1);
+        first.push(0);
+        for r in r0..r1 {
+            first.push(first[r - r0] + self.p_comms[r].sends.len());
+        }
+        // The senders' offd columns that the window owns.
+        let (lo, hi) = (p.cols[r0] as u32, p.cols[r1] as u32);
+        let tasks: Vec<(usize, usize, usize)> = (p.ranks.iter().enumerate())
+            .flat_map(|(q, l)| {
+                let from = l.col_map.partition_point(|&g| g < lo);
+                let to = l.col_map.partition_point(|&g| g < hi);
+                (from..to)
+                    .step_by(INT_TASK)
+                    .map(move |at| (q, at, (at + INT_TASK).min(to)))
+            })
+            .collect();
+        let parts: Vec<_> = tasks
+            .par_iter()
+            .map(|&(q, from, to)| {
+                let mut slot = pool.slot();
+                let sc = slot.get_or_insert_with(|| IntScratch {
+                    int: vec![0; nc],
+                    batch: Vec::new(),
+                    row: Acc::new(nc),
+                    out: Vec::new(),
+                });
+                let IntScratch {
+                    int,
+                    batch,
+                    row,
+                    out,
+                } = sc;
+                out.clear();
+                let mut at_slot = Vec::with_capacity(to - from);
+                for at in from..to {
+                    self.rap_int_row(int, batch, row, q, at);
+                    let (c, v) = row.entries();
+                    let start = out.len();
+                    out.extend(c.iter().zip(v).map(|(&col, &val)| Entry { col, val }));
+                    clear(int, c, 0);
+                    let (r, t) = self.p_comms[q].from[at];
+                    let s = first[r as usize - r0] + t as usize;
+                    at_slot.push((s, start, c.len() as u32));
+                }
+                (out.to_vec(), at_slot)
+            })
+            .collect();
+        let mut heads = vec![(0, 0, 0); first[r1 - r0]];
+        for (k, (_, at_slot)) in parts.iter().enumerate() {
+            for &(s, start, len) in at_slot {
+                heads[s] = (k as u32, start, len);
+            }
+        }
+        IntRows {
+            parts: parts.into_iter().map(|(e, _)| e).collect(),
+            heads,
+            first,
+        }
+    }
+
+    /// Coarse row `ic` of rank `r`; `ints`: the rows of `RAP_int` it
+    /// receives, in slot order, which come first.
+    fn row<'e>(
+        &self,
+        m: &mut Marks,
+        r: usize,
+        ic: usize,
+        ints: impl Iterator<Item = &'e [Entry]>,
+        d: &mut Rows,
+        o: &mut Rows,
+    ) {
         let (a, p, gp) = (self.a, self.p, self.gp);
         let (cr, ce) = (p.cols[r] as u32, p.cols[r + 1] as u32);
         let gc = cr as usize + ic;
         let Marks {
             mark,
-            int,
-            int_row,
-            batch,
             row_d,
             row_o,
             ra,
@@ -324,14 +454,10 @@ impl Ctx<'_> {
         };
         row.add(gc as u32, 0.0);
         // The rows of RAP_int, by slot.
-        for &t in slots {
-            let s = self.p_comms[r].sends[t as usize];
-            self.rap_int_row(int, batch, int_row, s.to as usize, s.at as usize);
-            let (ic, iv) = int_row.entries();
-            for (&g, &x) in ic.iter().zip(iv) {
-                row.add(g, x);
+        for e in ints {
+            for x in e {
+                row.add(x.col, x.val);
             }
-            clear(int, ic, 0);
         }
         // Row ic of R A: its offd part, then its diag part, first touch;
         // marked by local fine column (diag j, offd n + k).
@@ -412,5 +538,83 @@ impl Ctx<'_> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::interp::{ext_pi, Splitting};
+    use super::super::parcsr::comm_pkgs;
+    use super::super::{pmis, ruge, strength, C_PT};
+    use super::*;
+    use crate::amg::Preset;
+
+    /// Level 0 of hypre's setup of `spec` on `ranks` even blocks: `A`,
+    /// `P` and `P`'s packages.
+    fn level(spec: &str, ranks: usize) -> (ParCsr, ParCsr, Vec<Comm>) {
+        let m = crate::matrix::source::Source::parse(spec)
+            .unwrap()
+            .load(None)
+            .unwrap();
+        let n = m.csr.rows();
+        let blocks: Vec<usize> = (0..=ranks).map(|r| r * n / ranks).collect();
+        let a = ParCsr::split(&RawCsr::from_csr(&m.csr), &blocks);
+        let pkgs = |x: &ParCsr| {
+            let maps: Vec<&[u32]> = x.ranks.iter().map(|l| l.col_map.as_slice()).collect();
+            comm_pkgs(&x.cols, &maps)
+        };
+        let comms = pkgs(&a);
+        let o = Preset::Hypre.options();
+        let s = strength::of(&a, &o.strength, None);
+        let first = s.iter().map(ruge::first_pass).collect();
+        let cf = pmis::pmis(&s, &comms, Some(first));
+        let mut coarse = vec![0];
+        for c in &cf {
+            coarse.push(coarse.last().unwrap() + c.iter().filter(|&&x| x == C_PT).count());
+        }
+        let cf: Vec<i8> = cf.concat();
+        let mut coarse_of = vec![u32::MAX; n];
+        let mut next = 0;
+        for (g, &x) in cf.iter().enumerate() {
+            if x >= 0 {
+                coarse_of[g] = next;
+                next += 1;
+            }
+        }
+        let sp = Splitting {
+            cf: &cf,
+            coarse_of: &coarse_of,
+            coarse: &coarse,
+        };
+        let ranks = ext_pi(&a, &s, &comms, &sp, None, o.trunc_factor, o.p_max_elmts);
+        let p = ParCsr {
+            rows: a.rows.clone(),
+            cols: coarse,
+            ranks,
+        };
+        let p_comms = pkgs(&p);
+        (a, p, p_comms)
+    }
+
+    /// The rows of `RAP_int` kept a few at a time (a window of one owner,
+    /// each made after the rows of the one before were read) give the
+    /// product of all kept at once, bit for bit.
+    #[test]
+    fn windows_of_owners_give_the_same_product() {
+        let (a, p, p_comms) = level("gen:poisson3d:14", 8);
+        assert!(p_comms.iter().all(|c| !c.sends.is_empty()));
+        let whole = rap_within(&a, &p, &p_comms, usize::MAX / 2);
+        let windows = rap_within(&a, &p, &p_comms, 16);
+        assert_eq!(whole.rows, windows.rows);
+        for (x, y) in whole.ranks.iter().zip(&windows.ranks) {
+            assert_eq!(x.col_map, y.col_map);
+            for (b, c) in [(&x.diag, &y.diag), (&x.offd, &y.offd)] {
+                assert_eq!(b.indptr, c.indptr);
+                assert_eq!(b.indices, c.indices);
+                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&b.data), bits(&c.data));
+            }
+        }
+        assert!(whole.ranks.iter().any(|l| l.offd.nnz() > 0));
     }
 }
