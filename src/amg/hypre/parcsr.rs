@@ -389,76 +389,80 @@ impl ParCsr {
     /// the other local columns, and the others, in the order they came).
     pub fn split(a: &RawCsr, starts: &[usize]) -> ParCsr {
         let n = a.nrows;
+        // Marks over the global columns, a thread's: a column's place in
+        // the rank's col_map plus one (0: not an offd column of it).
+        let pool: PerThread<Vec<u32>> = PerThread::new();
         let ranks = starts
             .par_windows(2)
-            // A global column's place in the rank's col_map.
-            .map_init(
-                || vec![0u32; n],
-                |slot, w| {
-                    let (lo, m) = (w[0], w[1] - w[0]);
-                    let (mut nd, mut globals) = (0, Vec::new());
-                    for g in lo..lo + m {
-                        for &j in a.row(g).0 {
-                            if (j as usize).wrapping_sub(lo) < m {
-                                nd += 1;
-                            } else {
-                                globals.push(j);
+            .map(|w| {
+                let mut marks = pool.slot();
+                let marks = marks.get_or_insert_with(|| vec![0u32; n]);
+                let (lo, m) = (w[0], w[1] - w[0]);
+                let (mut nd, mut no, mut col_map) = (0, 0, Vec::new());
+                for g in lo..lo + m {
+                    for &j in a.row(g).0 {
+                        if (j as usize).wrapping_sub(lo) < m {
+                            nd += 1;
+                        } else {
+                            no += 1;
+                            if marks[j as usize] == 0 {
+                                marks[j as usize] = 1;
+                                col_map.push(j);
                             }
                         }
                     }
-                    let no = globals.len();
-                    let mut col_map = globals;
-                    col_map.sort_unstable();
-                    col_map.dedup();
-                    col_map.shrink_to_fit();
-                    for (k, &g) in col_map.iter().enumerate() {
-                        slot[g as usize] = k as u32;
+                }
+                col_map.sort_unstable();
+                for (k, &g) in col_map.iter().enumerate() {
+                    marks[g as usize] = k as u32 + 1;
+                }
+                let mut diag = RawCsr {
+                    nrows: m,
+                    ncols: m,
+                    indptr: Vec::with_capacity(m + 1),
+                    indices: Vec::with_capacity(nd),
+                    data: Vec::with_capacity(nd),
+                };
+                let mut offd = RawCsr {
+                    nrows: m,
+                    ncols: col_map.len(),
+                    indptr: Vec::with_capacity(m + 1),
+                    indices: Vec::with_capacity(no),
+                    data: Vec::with_capacity(no),
+                };
+                diag.indptr.push(0);
+                offd.indptr.push(0);
+                for i in 0..m {
+                    let g = lo + i;
+                    let (c, v) = a.row(g);
+                    if let Some(k) = c.iter().position(|&j| j as usize == g) {
+                        diag.indices.push(i as u32);
+                        diag.data.push(v[k]);
                     }
-                    let mut diag = RawCsr {
-                        nrows: m,
-                        ncols: m,
-                        indptr: Vec::with_capacity(m + 1),
-                        indices: Vec::with_capacity(nd),
-                        data: Vec::with_capacity(nd),
-                    };
-                    let mut offd = RawCsr {
-                        nrows: m,
-                        ncols: col_map.len(),
-                        indptr: Vec::with_capacity(m + 1),
-                        indices: Vec::with_capacity(no),
-                        data: Vec::with_capacity(no),
-                    };
-                    diag.indptr.push(0);
-                    offd.indptr.push(0);
-                    for i in 0..m {
-                        let g = lo + i;
-                        let (c, v) = a.row(g);
-                        if let Some(k) = c.iter().position(|&j| j as usize == g) {
-                            diag.indices.push(i as u32);
-                            diag.data.push(v[k]);
-                        }
-                        for (&j, &x) in c.iter().zip(v) {
-                            let j = j as usize;
-                            if j.wrapping_sub(lo) < m {
-                                if j != g {
-                                    diag.indices.push((j - lo) as u32);
-                                    diag.data.push(x);
-                                }
-                            } else {
-                                offd.indices.push(slot[j]);
-                                offd.data.push(x);
+                    for (&j, &x) in c.iter().zip(v) {
+                        let j = j as usize;
+                        if j.wrapping_sub(lo) < m {
+                            if j != g {
+                                diag.indices.push((j - lo) as u32);
+                                diag.data.push(x);
                             }
+                        } else {
+                            offd.indices.push(marks[j] - 1);
+                            offd.data.push(x);
                         }
-                        diag.indptr.push(diag.indices.len());
-                        offd.indptr.push(offd.indices.len());
                     }
-                    Local {
-                        diag,
-                        offd,
-                        col_map,
-                    }
-                },
-            )
+                    diag.indptr.push(diag.indices.len());
+                    offd.indptr.push(offd.indices.len());
+                }
+                for &g in &col_map {
+                    marks[g as usize] = 0;
+                }
+                Local {
+                    diag,
+                    offd,
+                    col_map,
+                }
+            })
             .collect();
         ParCsr {
             rows: starts.to_vec(),
