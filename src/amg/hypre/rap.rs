@@ -32,8 +32,7 @@ use crate::amg::raw::RawCsr;
 struct Marks {
     mark: Vec<u32>,
     ra: Vec<u32>,
-    row_d: Acc,
-    row_o: Acc,
+    row: Acc,
     ra_o: Acc,
     ra_d: Acc,
 }
@@ -57,11 +56,6 @@ impl Acc {
 
     fn entries(&self) -> (&[u32], &[f64]) {
         (&self.cols[..self.len], &self.vals[..self.len])
-    }
-
-    fn append_to(&self, out: &mut Rows) {
-        out.cols.extend_from_slice(&self.cols[..self.len]);
-        out.vals.extend_from_slice(&self.vals[..self.len]);
     }
 
     /// The buffers and the length, apart (for the borrow checker and the
@@ -95,27 +89,35 @@ fn touch(
     }
 }
 
-/// A coarse row being summed: its columns in `lo..hi` (the rank's own,
-/// local indices) in `d`, the others in `o`, both marked in `mark` by
-/// global column.
+/// A coarse row being summed, by global column in first-touch order
+/// (split into the rank's own columns and the others at its end, so no
+/// add asks where its column is), marked in `mark`.
 struct CoarseRow<'m> {
     mark: &'m mut [u32],
-    lo: u32,
-    hi: u32,
-    d: &'m mut Acc,
-    o: &'m mut Acc,
+    acc: &'m mut Acc,
 }
 
 impl CoarseRow<'_> {
     #[inline(always)]
     fn add(&mut self, g: u32, x: f64) {
-        let (acc, col) = if g.wrapping_sub(self.lo) < self.hi - self.lo {
-            (&mut *self.d, g - self.lo)
-        } else {
-            (&mut *self.o, g)
-        };
-        let (cols, vals, len) = acc.parts();
-        touch(self.mark, g as usize, col, x, cols, vals, len);
+        let (cols, vals, len) = self.acc.parts();
+        touch(self.mark, g as usize, g, x, cols, vals, len);
+    }
+
+    /// The row's columns `lo..hi` (local, less `lo`) to `d`, the others
+    /// to `o`, each in first-touch order; its marks cleared.
+    fn split_into(self, lo: u32, hi: u32, d: &mut Rows, o: &mut Rows) {
+        let (cols, vals) = self.acc.entries();
+        for (&g, &x) in cols.iter().zip(vals) {
+            self.mark[g as usize] = 0;
+            if g.wrapping_sub(lo) < hi - lo {
+                d.cols.push(g - lo);
+                d.vals.push(x);
+            } else {
+                o.cols.push(g);
+                o.vals.push(x);
+            }
+        }
     }
 }
 
@@ -304,8 +306,7 @@ fn rap_within(a: &ParCsr, p: &ParCsr, p_comms: &[Comm], budget: usize) -> ParCsr
     let init = || Marks {
         mark: vec![0; nc],
         ra: vec![0; fine_cols],
-        row_d: Acc::new(nc),
-        row_o: Acc::new(nc),
+        row: Acc::new(nc),
         ra_o: Acc::new(fine_cols),
         ra_d: Acc::new(fine_cols),
     };
@@ -438,20 +439,13 @@ impl Ctx<'_> {
         let gc = cr as usize + ic;
         let Marks {
             mark,
-            row_d,
-            row_o,
+            row: acc,
             ra,
             ra_o,
             ra_d,
         } = m;
-        (row_d.len, row_o.len) = (0, 0);
-        let mut row = CoarseRow {
-            mark,
-            lo: cr,
-            hi: ce,
-            d: row_d,
-            o: row_o,
-        };
+        acc.len = 0;
+        let mut row = CoarseRow { mark, acc };
         row.add(gc as u32, 0.0);
         // The rows of RAP_int, by slot.
         for e in ints {
@@ -490,10 +484,7 @@ impl Ctx<'_> {
         }
         clear(ra, &roc[..*ron], n);
         clear(ra, &rdc[..*rdn], 0);
-        clear(row.mark, row.d.entries().0, cr as usize);
-        clear(row.mark, row.o.entries().0, 0);
-        row.d.append_to(d);
-        row.o.append_to(o);
+        row.split_into(cr, ce, d, o);
     }
 
     /// Rank `q`'s row of `RAP_int` for its offd coarse column `at`, global
