@@ -28,6 +28,20 @@ pub(crate) struct Splitting<'a> {
     pub coarse: &'a [usize],
 }
 
+/// Every point's global coarse index: the C points (markers `>= 0`)
+/// numbered in order, `u32::MAX` for the others.
+pub(crate) fn coarse_index(cf: &[i8]) -> Vec<u32> {
+    let mut coarse_of = vec![u32::MAX; cf.len()];
+    let mut next = 0u32;
+    for (g, &x) in cf.iter().enumerate() {
+        if x >= 0 {
+            coarse_of[g] = next;
+            next += 1;
+        }
+    }
+    coarse_of
+}
+
 /// A task's marks by global fine index: the row (global index) a mark
 /// belongs to in the high half, in the low one the point's place in the
 /// row's diag or offd entries (by where the point is), or [`STRONG_F`].

@@ -389,8 +389,7 @@ impl ParCsr {
     /// the other local columns, and the others, in the order they came).
     pub fn split(a: &RawCsr, starts: &[usize]) -> ParCsr {
         let n = a.nrows;
-        // Marks over the global columns, a thread's: a column's place in
-        // the rank's col_map plus one (0: not an offd column of it).
+        // A thread's marks over the global columns, for sorted_unique.
         let pool: PerThread<Vec<u32>> = PerThread::new();
         let ranks = starts
             .par_windows(2)
@@ -398,24 +397,19 @@ impl ParCsr {
                 let mut marks = pool.slot();
                 let marks = marks.get_or_insert_with(|| vec![0u32; n]);
                 let (lo, m) = (w[0], w[1] - w[0]);
-                let (mut nd, mut no, mut col_map) = (0, 0, Vec::new());
+                let (mut nd, mut globals) = (0, Vec::new());
                 for g in lo..lo + m {
                     for &j in a.row(g).0 {
                         if (j as usize).wrapping_sub(lo) < m {
                             nd += 1;
                         } else {
-                            no += 1;
-                            if marks[j as usize] == 0 {
-                                marks[j as usize] = 1;
-                                col_map.push(j);
-                            }
+                            globals.push(j);
                         }
                     }
                 }
-                col_map.sort_unstable();
-                for (k, &g) in col_map.iter().enumerate() {
-                    marks[g as usize] = k as u32 + 1;
-                }
+                // The offd entries come again below in this order.
+                let (col_map, place) = sorted_unique(&globals, marks);
+                drop(globals);
                 let mut diag = RawCsr {
                     nrows: m,
                     ncols: m,
@@ -427,8 +421,8 @@ impl ParCsr {
                     nrows: m,
                     ncols: col_map.len(),
                     indptr: Vec::with_capacity(m + 1),
-                    indices: Vec::with_capacity(no),
-                    data: Vec::with_capacity(no),
+                    data: Vec::with_capacity(place.len()),
+                    indices: place,
                 };
                 diag.indptr.push(0);
                 offd.indptr.push(0);
@@ -447,15 +441,11 @@ impl ParCsr {
                                 diag.data.push(x);
                             }
                         } else {
-                            offd.indices.push(marks[j] - 1);
                             offd.data.push(x);
                         }
                     }
                     diag.indptr.push(diag.indices.len());
-                    offd.indptr.push(offd.indices.len());
-                }
-                for &g in &col_map {
-                    marks[g as usize] = 0;
+                    offd.indptr.push(offd.data.len());
                 }
                 Local {
                     diag,

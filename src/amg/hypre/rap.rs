@@ -534,7 +534,7 @@ impl Ctx<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::interp::{ext_pi, Splitting};
+    use super::super::interp::{coarse_index, ext_pi, Splitting};
     use super::super::parcsr::comm_pkgs;
     use super::super::{pmis, ruge, strength, C_PT};
     use super::*;
@@ -564,14 +564,7 @@ mod tests {
             coarse.push(coarse.last().unwrap() + c.iter().filter(|&&x| x == C_PT).count());
         }
         let cf: Vec<i8> = cf.concat();
-        let mut coarse_of = vec![u32::MAX; n];
-        let mut next = 0;
-        for (g, &x) in cf.iter().enumerate() {
-            if x >= 0 {
-                coarse_of[g] = next;
-                next += 1;
-            }
-        }
+        let coarse_of = coarse_index(&cf);
         let sp = Splitting {
             cf: &cf,
             coarse_of: &coarse_of,

@@ -101,14 +101,7 @@ pub(crate) fn build_from(
         }
         // Every point's marker and global coarse index, by global index.
         let cf_all: Vec<i8> = cf.concat();
-        let mut coarse_of = vec![u32::MAX; rows];
-        let mut next = 0u32;
-        for (g, &x) in cf_all.iter().enumerate() {
-            if x >= 0 {
-                coarse_of[g] = next;
-                next += 1;
-            }
-        }
+        let coarse_of = interp::coarse_index(&cf_all);
         let sp = Splitting {
             cf: &cf_all,
             coarse_of: &coarse_of,
