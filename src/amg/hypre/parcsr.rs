@@ -389,7 +389,7 @@ impl ParCsr {
     /// the other local columns, and the others, in the order they came).
     pub fn split(a: &RawCsr, starts: &[usize]) -> ParCsr {
         let n = a.nrows;
-        // A thread's marks over the global columns, for sorted_unique.
+        // A thread's marks over the global columns, for with_global_offd.
         let pool: PerThread<Vec<u32>> = PerThread::new();
         let ranks = starts
             .par_windows(2)
@@ -397,33 +397,24 @@ impl ParCsr {
                 let mut marks = pool.slot();
                 let marks = marks.get_or_insert_with(|| vec![0u32; n]);
                 let (lo, m) = (w[0], w[1] - w[0]);
-                let (mut nd, mut globals) = (0, Vec::new());
-                for g in lo..lo + m {
-                    for &j in a.row(g).0 {
-                        if (j as usize).wrapping_sub(lo) < m {
-                            nd += 1;
-                        } else {
-                            globals.push(j);
-                        }
-                    }
-                }
-                // The offd entries come again below in this order.
-                let (col_map, place) = sorted_unique(&globals, marks);
-                drop(globals);
-                let mut diag = RawCsr {
+                let nnz = a.indptr[lo + m] - a.indptr[lo];
+                let nd: usize = (lo..lo + m)
+                    .map(|g| {
+                        let c = a.row(g).0;
+                        c.iter()
+                            .filter(|&&j| (j as usize).wrapping_sub(lo) < m)
+                            .count()
+                    })
+                    .sum();
+                let block = |cap: usize| RawCsr {
                     nrows: m,
-                    ncols: m,
+                    ncols: 0,
                     indptr: Vec::with_capacity(m + 1),
-                    indices: Vec::with_capacity(nd),
-                    data: Vec::with_capacity(nd),
+                    indices: Vec::with_capacity(cap),
+                    data: Vec::with_capacity(cap),
                 };
-                let mut offd = RawCsr {
-                    nrows: m,
-                    ncols: col_map.len(),
-                    indptr: Vec::with_capacity(m + 1),
-                    data: Vec::with_capacity(place.len()),
-                    indices: place,
-                };
+                // The offd block with global columns first.
+                let (mut diag, mut offd) = (block(nd), block(nnz - nd));
                 diag.indptr.push(0);
                 offd.indptr.push(0);
                 for i in 0..m {
@@ -441,17 +432,14 @@ impl ParCsr {
                                 diag.data.push(x);
                             }
                         } else {
+                            offd.indices.push(j as u32);
                             offd.data.push(x);
                         }
                     }
                     diag.indptr.push(diag.indices.len());
-                    offd.indptr.push(offd.data.len());
+                    offd.indptr.push(offd.indices.len());
                 }
-                Local {
-                    diag,
-                    offd,
-                    col_map,
-                }
+                Local::with_global_offd(diag, offd, m, marks)
             })
             .collect();
         ParCsr {
@@ -459,6 +447,12 @@ impl ParCsr {
             cols: starts.to_vec(),
             ranks,
         }
+    }
+
+    /// Every rank's communication package.
+    pub fn comms(&self) -> Vec<Comm> {
+        let maps: Vec<&[u32]> = self.ranks.iter().map(|l| l.col_map.as_slice()).collect();
+        comm_pkgs(&self.cols, &maps)
     }
 
     pub fn global_rows(&self) -> usize {

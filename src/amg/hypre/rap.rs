@@ -535,7 +535,6 @@ impl Ctx<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::interp::{coarse_index, ext_pi, Splitting};
-    use super::super::parcsr::comm_pkgs;
     use super::super::{pmis, ruge, strength, C_PT};
     use super::*;
     use crate::amg::Preset;
@@ -550,11 +549,7 @@ mod tests {
         let n = m.csr.rows();
         let blocks: Vec<usize> = (0..=ranks).map(|r| r * n / ranks).collect();
         let a = ParCsr::split(&RawCsr::from_csr(&m.csr), &blocks);
-        let pkgs = |x: &ParCsr| {
-            let maps: Vec<&[u32]> = x.ranks.iter().map(|l| l.col_map.as_slice()).collect();
-            comm_pkgs(&x.cols, &maps)
-        };
-        let comms = pkgs(&a);
+        let comms = a.comms();
         let o = Preset::Hypre.options();
         let s = strength::of(&a, &o.strength, None);
         let first = s.iter().map(ruge::first_pass).collect();
@@ -576,7 +571,7 @@ mod tests {
             cols: coarse,
             ranks,
         };
-        let p_comms = pkgs(&p);
+        let p_comms = p.comms();
         (a, p, p_comms)
     }
 

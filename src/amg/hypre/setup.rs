@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 
 use super::interp::{self, Splitting};
-use super::parcsr::{comm_pkgs, Comm, ParCsr};
+use super::parcsr::ParCsr;
 use super::{pmis, rap, ruge, strength};
 use crate::amg::raw::RawCsr;
 use crate::amg::{BuildError, Hierarchy, Level, Options, SetupTimes, Step, Stopwatch};
@@ -19,11 +19,6 @@ fn release_free_memory() {
     unsafe {
         libc::malloc_trim(0);
     }
-}
-
-fn comms_of(m: &ParCsr) -> Vec<Comm> {
-    let maps: Vec<&[u32]> = m.ranks.iter().map(|l| l.col_map.as_slice()).collect();
-    comm_pkgs(&m.cols, &maps)
 }
 
 /// The hierarchy BoomerAMG sets up for `a` on ranks owning the row
@@ -77,7 +72,7 @@ pub(crate) fn build_from(
             break;
         }
         clock.split();
-        let comms = comms_of(&current);
+        let comms = current.comms();
         let s = strength::of(&current, &o.strength, dof.as_deref());
         times.add(levels.len(), Step::Strength, clock.split());
         let cf = if cljp {
@@ -123,7 +118,7 @@ pub(crate) fn build_from(
             ranks: p_ranks,
         };
         times.add(levels.len(), Step::Interpolation, clock.split());
-        let p_comms = comms_of(&p);
+        let p_comms = p.comms();
         let next = rap::rap(&current, &p, &p_comms);
         times.add(levels.len(), Step::Rap, clock.split());
         let coarse_points: Vec<u32> = (cf.iter().enumerate())
