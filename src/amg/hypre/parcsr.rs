@@ -96,26 +96,34 @@ pub(crate) struct Rows {
     pub vals: Vec<f64>,
 }
 
-/// Every rank's rows computed in parallel, in blocks of at most 2048 rows
-/// (blocks of different ranks side by side, so a few large ranks and
-/// many small ones keep the threads alike busy), each task with scratch
-/// from `init`: `row(state, r, i, diag, offd)` appends row `i` of rank
-/// `r` to both blocks (`vals` may stay empty for patterns). Per rank,
-/// the blocks with ncols left 0 for the caller.
+/// Every rank's rows computed in parallel, each task with scratch from
+/// `init`: `row(state, r, i, diag, offd)` appends row `i` of rank `r` to
+/// both blocks (`vals` may stay empty for patterns). Per rank, the blocks
+/// with ncols left 0 for the caller. A task is a whole rank when the
+/// ranks keep the threads alike busy that way ([`whole_ranks`]): its rows
+/// are then written once, into its own arrays. Otherwise the tasks are
+/// blocks of at most 2048 rows (blocks of different ranks side by side,
+/// so a few large ranks and many small ones keep the threads alike busy),
+/// copied into their rank's arrays at the end.
 pub(crate) fn par_rows<S, I, F>(rows: &[usize], init: I, row: F) -> Vec<(RawCsr, RawCsr)>
 where
     S: Send,
     I: Fn() -> S + Sync + Send,
     F: Fn(&mut S, usize, usize, &mut Rows, &mut Rows) + Sync + Send,
 {
-    const BLOCK: usize = 2048;
+    let block = if whole_ranks(rows, rayon::current_num_threads()) {
+        usize::MAX
+    } else {
+        2048
+    };
     // A task's marks span the level; with them the sizes of the thread's
     // last block, to reserve the next.
     let pool: PerThread<(S, [usize; 4])> = PerThread::new();
     let items: Vec<(usize, usize, usize)> = (0..rows.len())
         .flat_map(|r| {
             let n = rows[r];
-            (0..n.div_ceil(BLOCK).max(1)).map(move |b| (r, b * BLOCK, ((b + 1) * BLOCK).min(n)))
+            let blocks = n.div_ceil(block).max(1);
+            (0..blocks).map(move |b| (r, b * n / blocks, (b + 1) * n / blocks))
         })
         .collect();
     let parts: Vec<(Rows, Rows)> = items
@@ -147,6 +155,23 @@ where
     let d = assemble(rows, &owners, d);
     let o = assemble(rows, &owners, o);
     d.into_iter().zip(o).collect()
+}
+
+/// Whether whole ranks, as tasks, keep `threads` threads alike busy: the
+/// ranks, largest first, each given to the least loaded thread, end
+/// within a tenth of an even share of the rows (2 ranks of a level on 2
+/// threads do; 1 or 3 do not).
+fn whole_ranks(rows: &[usize], threads: usize) -> bool {
+    let mut sorted = rows.to_vec();
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    let mut loads = vec![0usize; threads.max(1)];
+    for n in sorted {
+        let least = (0..loads.len()).min_by_key(|&t| loads[t]).unwrap_or(0);
+        loads[least] += n;
+    }
+    let total: usize = rows.iter().sum();
+    let busiest = loads.iter().copied().max().unwrap_or(0);
+    busiest as f64 <= 1.1 * total as f64 / loads.len() as f64
 }
 
 /// Each rank's blocks of rows (`owners`: the rank of each part, in
@@ -654,6 +679,66 @@ mod tests {
         }
         assert!(marks.iter().all(|&m| m == 0));
         assert_eq!(sorted_unique(&[], &mut marks), (vec![], vec![]));
+    }
+
+    /// Whole ranks as tasks where the ranks, largest first to the least
+    /// loaded thread, end within a tenth of an even share.
+    #[test]
+    fn whole_ranks_only_where_they_keep_the_threads_alike_busy() {
+        assert!(whole_ranks(&[500, 500], 2));
+        assert!(whole_ranks(&[480, 520], 2));
+        assert!(!whole_ranks(&[400, 600], 2));
+        assert!(!whole_ranks(&[1000], 2));
+        assert!(!whole_ranks(&[300, 300, 300], 2));
+        assert!(whole_ranks(&[300; 11], 2));
+        assert!(!whole_ranks(&[300; 9], 2));
+        assert!(whole_ranks(&[1000], 1));
+        // One large rank among many small ones: 90 and 10 x 9 on 2 threads
+        // end at 90 and 90.
+        assert!(whole_ranks(&[90, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9], 2));
+        assert!(!whole_ranks(&[120, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8], 2));
+    }
+
+    /// A rank's rows are the same whether it is one task or blocks of
+    /// 2048 rows copied together: on one thread every rank is a task, on
+    /// four threads two ranks are blocks.
+    #[test]
+    fn whole_ranks_and_blocks_give_the_same_rows() {
+        let rows = [5000usize, 4321];
+        let run = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                assert_eq!(whole_ranks(&rows, threads), threads == 1);
+                par_rows(
+                    &rows,
+                    || (),
+                    |_, r, i, d, o| {
+                        for k in 0..(i + r) % 5 {
+                            d.cols.push((i + k) as u32);
+                            d.vals.push((i * 7 + k + r) as f64);
+                        }
+                        if i % 3 == r {
+                            o.cols.push(i as u32);
+                            o.vals.push(-(i as f64));
+                        }
+                    },
+                )
+            })
+        };
+        let (whole, blocks) = (run(1), run(4));
+        assert_eq!(whole.len(), 2);
+        for ((d1, o1), (d2, o2)) in whole.iter().zip(&blocks) {
+            for (x, y) in [(d1, d2), (o1, o2)] {
+                assert_eq!(x.nrows, y.nrows);
+                assert_eq!(x.indptr, y.indptr);
+                assert_eq!(x.indices, y.indices);
+                assert_eq!(x.data, y.data);
+            }
+            assert!(d1.nnz() > 8000 && o1.nnz() > 1000);
+        }
     }
 
     #[test]
