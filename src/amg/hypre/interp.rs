@@ -14,6 +14,10 @@
 //! `A_ext` and `Sop`) never shows: the offd columns of `P` end sorted by
 //! global coarse index either way.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+
 use super::parcsr::{par_rows, source, Comm, Entry, FlatRows, Head, Local, ParCsr, Rows};
 use super::strength::{Dof, LocalS};
 use super::trunc::truncate_row;
@@ -65,17 +69,44 @@ const GI: u32 = u32::MAX;
 /// In [`Couplings`], a point that is no C point.
 const NOT_C: u32 = 1 << 31;
 
+/// Whether an interpolated row (an F point's, not `SF_PT`) of any rank
+/// has point `g` as a strong F neighbour, by global index: the rows of
+/// [`couplings`] that are read.
+fn strong_f_neighbours(a: &ParCsr, s: &[LocalS], cf: &[i8]) -> Vec<bool> {
+    let f = |g: usize| cf[g] < 0 && cf[g] != SF_PT;
+    let needed: Vec<AtomicBool> = (0..cf.len()).map(|_| AtomicBool::new(false)).collect();
+    (a.ranks.par_iter().zip(s).enumerate()).for_each(|(r, (l, sl))| {
+        let first = a.rows[r];
+        for i in (0..l.rows()).filter(|&i| f(first + i)) {
+            for &j in sl.diag.row(i) {
+                let g = first + j as usize;
+                if f(g) {
+                    needed[g].store(true, Ordering::Relaxed);
+                }
+            }
+            for &k in sl.offd.row(i) {
+                let g = l.col_map[k as usize] as usize;
+                if f(g) {
+                    needed[g].store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    });
+    needed.into_iter().map(AtomicBool::into_inner).collect()
+}
+
 /// Every row's couplings of the sign opposite to its diagonal, without
 /// it (hypre's `A_ext` rule: the diag block's first entry is the
 /// diagonal, positive when `>= 0`), diag block then offd block, global
 /// columns; a point that is no C point has [`NOT_C`] set: it has no place
 /// in any row and counts only as the row's own point. A row is tagged 1
 /// when its diagonal is missing or NaN: a strong F neighbour on the same
-/// rank then follows the local rule instead. Only a strong F neighbour's
-/// row is ever read, so a C point's row, and a point's with no strong
-/// connection (`SF_PT`), is left empty.
-fn couplings(a: &ParCsr, cf: &[i8]) -> FlatRows {
-    let read = |g: usize| cf[g] < 0 && cf[g] != SF_PT;
+/// rank then follows the local rule instead. Only the rows `read` marks
+/// are filled (a strong F neighbour's is the only row ever read; on 2
+/// ranks of the 7-point Laplacian level 0 has none); the others are left
+/// empty.
+fn couplings(a: &ParCsr, cf: &[i8], read: &[bool]) -> FlatRows {
+    let read = |g: usize| read[g];
     let sgn = |v: &[f64]| {
         if v.first().is_some_and(|&d| d >= 0.0) {
             1.0
@@ -190,7 +221,7 @@ pub(crate) fn ext_pi(
     let n = a.global_rows();
     assert!(n < NOT_C as usize, "too many rows");
     let rows: Vec<usize> = a.ranks.iter().map(Local::rows).collect();
-    let ext = couplings(a, sp.cf);
+    let ext = couplings(a, sp.cf, &strong_f_neighbours(a, s, sp.cf));
     let init = || Marks {
         mark: vec![u64::MAX; n],
         cols: Vec::new(),
