@@ -228,7 +228,13 @@ pub(crate) fn ext_pi(
         vals: Vec::new(),
         hits: Vec::new(),
     };
-    let blocks = par_rows(&rows, init, |m, r, i, d, o| {
+    // A row of P has at most max_elmts entries, else at most A's.
+    let per_row = if max_elmts > 0 {
+        max_elmts as f64
+    } else {
+        a.nnz_per_row()
+    };
+    let blocks = par_rows(&rows, [per_row; 2], init, |m, r, i, d, o| {
         let fixed = (trunc_factor, max_elmts);
         row(a, s, comms, sp, &ext, dof, fixed, m, r, i, d, o)
     });

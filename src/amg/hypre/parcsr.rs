@@ -104,8 +104,15 @@ pub(crate) struct Rows {
 /// are then written once, into its own arrays. Otherwise the tasks are
 /// blocks of at most 2048 rows (blocks of different ranks side by side,
 /// so a few large ranks and many small ones keep the threads alike busy),
-/// copied into their rank's arrays at the end.
-pub(crate) fn par_rows<S, I, F>(rows: &[usize], init: I, row: F) -> Vec<(RawCsr, RawCsr)>
+/// copied into their rank's arrays at the end. `per_row`: a guess of the
+/// entries a row has (diag, offd), for a thread's first large task; then
+/// the rates of its last task.
+pub(crate) fn par_rows<S, I, F>(
+    rows: &[usize],
+    per_row: [f64; 2],
+    init: I,
+    row: F,
+) -> Vec<(RawCsr, RawCsr)>
 where
     S: Send,
     I: Fn() -> S + Sync + Send,
@@ -116,9 +123,9 @@ where
     } else {
         2048
     };
-    // A task's marks span the level; with them the sizes of the thread's
-    // last block, to reserve the next.
-    let pool: PerThread<(S, [usize; 4])> = PerThread::new();
+    // A task's marks span the level; with them the entries per row of the
+    // thread's last task (none yet: 0), to reserve the next.
+    let pool: PerThread<(S, [f64; 2])> = PerThread::new();
     let items: Vec<(usize, usize, usize)> = (0..rows.len())
         .flat_map(|r| {
             let n = rows[r];
@@ -130,23 +137,41 @@ where
         .par_iter()
         .map(|&(r, lo, hi)| {
             let mut slot = pool.slot();
-            let (st, last) = slot.get_or_insert_with(|| (init(), [0; 4]));
-            // Room for a block like the last one and a quarter: the
-            // buffers rarely grow (each growth is a copy to new pages).
-            let room = |n: usize| n + n / 4;
-            let reserved = |cols: usize, vals: usize| Rows {
-                lens: Vec::with_capacity(hi - lo),
-                cols: Vec::with_capacity(room(cols)),
-                vals: Vec::with_capacity(room(vals)),
+            let (st, rate) = slot.get_or_insert_with(|| (init(), [0.0; 2]));
+            // Room for rows like the last task's and a quarter, or like
+            // the guess for a large first task (a whole rank's buffers
+            // would otherwise grow from nothing, each growth a copy to new
+            // pages): the buffers rarely grow. Room never used is never
+            // touched.
+            let n = hi - lo;
+            let guess = |k: usize| {
+                if rate[k] > 0.0 || n < 2048 {
+                    rate[k]
+                } else {
+                    per_row[k]
+                }
             };
-            let (mut d, mut o) = (reserved(last[0], last[1]), reserved(last[2], last[3]));
+            let reserved = |rate: f64| {
+                let room = (n as f64 * rate * 1.25) as usize;
+                Rows {
+                    lens: Vec::with_capacity(n),
+                    cols: Vec::with_capacity(room),
+                    vals: Vec::with_capacity(room),
+                }
+            };
+            let (mut d, mut o) = (reserved(guess(0)), reserved(guess(1)));
             for i in lo..hi {
                 let (nd, no) = (d.cols.len(), o.cols.len());
                 row(st, r, i, &mut d, &mut o);
                 d.lens.push(d.cols.len() - nd);
                 o.lens.push(o.cols.len() - no);
             }
-            *last = [d.cols.len(), d.vals.len(), o.cols.len(), o.vals.len()];
+            if n > 0 {
+                *rate = [
+                    d.cols.len() as f64 / n as f64,
+                    o.cols.len() as f64 / n as f64,
+                ];
+            }
             (d, o)
         })
         .collect();
@@ -484,6 +509,14 @@ impl ParCsr {
         *self.rows.last().unwrap_or(&0)
     }
 
+    /// Entries per row, over all ranks.
+    pub fn nnz_per_row(&self) -> f64 {
+        let nnz: usize = (self.ranks.iter())
+            .map(|l| l.diag.nnz() + l.offd.nnz())
+            .sum();
+        nnz as f64 / self.global_rows().max(1) as f64
+    }
+
     pub fn global_cols(&self) -> usize {
         *self.cols.last().unwrap_or(&0)
     }
@@ -714,6 +747,7 @@ mod tests {
                 assert_eq!(whole_ranks(&rows, threads), threads == 1);
                 par_rows(
                     &rows,
+                    [2.0, 0.5],
                     || (),
                     |_, r, i, d, o| {
                         for k in 0..(i + r) % 5 {

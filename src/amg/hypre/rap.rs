@@ -319,6 +319,9 @@ fn rap_within(a: &ParCsr, p: &ParCsr, p_comms: &[Comm], budget: usize) -> ParCsr
         r_offd: &r_offd,
     };
     let pool = PerThread::new();
+    // A coarse row has about 2-3 times a fine row's entries (hypre's
+    // levels of the Laplacian and of elasticity): room for 3.
+    let guess = [3.0 * a.nnz_per_row(); 2];
     let mut blocks = Vec::with_capacity(coarse_rows.len());
     let (mut r0, mut window) = (0, budget / 64);
     while r0 < coarse_rows.len() {
@@ -331,11 +334,16 @@ fn rap_within(a: &ParCsr, p: &ParCsr, p_comms: &[Comm], budget: usize) -> ParCsr
         let ints = ctx.int_rows(r0, r1, &pool);
         let per_row = ints.entries().div_ceil(kept.max(1)).max(1);
         window = (budget / per_row).max(1);
-        blocks.extend(par_rows(&coarse_rows[r0..r1], init, |m, w, ic, d, o| {
-            let (ptr, list) = &slots[r0 + w];
-            let slots = &list[ptr[ic]..ptr[ic + 1]];
-            ctx.row(m, r0 + w, ic, slots.iter().map(|&t| ints.row(w, t)), d, o)
-        }));
+        blocks.extend(par_rows(
+            &coarse_rows[r0..r1],
+            guess,
+            init,
+            |m, w, ic, d, o| {
+                let (ptr, list) = &slots[r0 + w];
+                let slots = &list[ptr[ic]..ptr[ic + 1]];
+                ctx.row(m, r0 + w, ic, slots.iter().map(|&t| ints.row(w, t)), d, o)
+            },
+        ));
         r0 = r1;
     }
     drop(pool);
