@@ -18,8 +18,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use super::parcsr::{par_rows, source, Comm, Entry, FlatRows, Head, Local, ParCsr, Rows};
+use super::parcsr::{source, Comm, Entry, FlatRows, Head, Local, ParCsr};
 use super::strength::{Dof, LocalS};
+use super::tasks::{par_rows, Rows};
 use super::trunc::truncate_row;
 use super::SF_PT;
 

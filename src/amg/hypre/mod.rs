@@ -10,6 +10,8 @@
 //! touch in the Galerkin product after that); the Ruge-Stueben pass breaks
 //! ties by that order, and the truncation of `P` by its quicksort.
 //!
+//! - [`tasks`]: a level's rows computed by the threads over the ranks
+//!   (amgcomm's own: hypre's ranks are processes).
 //! - [`parcsr`]: the ranks' blocks (`diag`, `offd`, `col_map`) and the
 //!   communication packages (parcsr_mv/).
 //! - [`strength`]: `hypre_BoomerAMGCreateSHost` (par_strength.c).
@@ -40,6 +42,7 @@ mod rap;
 mod ruge;
 mod setup;
 mod strength;
+mod tasks;
 mod trunc;
 
 pub(crate) use setup::build;

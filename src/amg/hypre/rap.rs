@@ -22,7 +22,8 @@
 
 use rayon::prelude::*;
 
-use super::parcsr::{par_rows, Comm, Entry, FlatRows, Head, Local, ParCsr, PerThread, Rows};
+use super::parcsr::{Comm, Entry, FlatRows, Head, Local, ParCsr};
+use super::tasks::{par_rows, PerThread, Rows};
 use crate::amg::raw::RawCsr;
 
 /// A task's marks, each a column's place in its row plus one (0: not in
