@@ -102,12 +102,12 @@ fn strong_f_neighbours(a: &ParCsr, s: &[LocalS], cf: &[i8]) -> Vec<bool> {
 /// columns; a point that is no C point has [`NOT_C`] set: it has no place
 /// in any row and counts only as the row's own point. A row is tagged 1
 /// when its diagonal is missing or NaN: a strong F neighbour on the same
-/// rank then follows the local rule instead. Only the rows `read` marks
-/// are filled (a strong F neighbour's is the only row ever read; on 2
-/// ranks of the 7-point Laplacian level 0 has none); the others are left
-/// empty.
-fn couplings(a: &ParCsr, cf: &[i8], read: &[bool]) -> FlatRows {
-    let read = |g: usize| read[g];
+/// rank then follows the local rule instead. Only the rows `needed`
+/// marks are filled (a strong F neighbour's is the only row ever read; on
+/// 2 ranks of the 7-point Laplacian level 0 has none); the others are
+/// left empty.
+fn couplings(a: &ParCsr, cf: &[i8], needed: &[bool]) -> FlatRows {
+    let read = |g: usize| needed[g];
     let sgn = |v: &[f64]| {
         if v.first().is_some_and(|&d| d >= 0.0) {
             1.0
@@ -229,7 +229,8 @@ pub(crate) fn ext_pi(
         vals: Vec::new(),
         hits: Vec::new(),
     };
-    // A row of P has at most max_elmts entries, else at most A's.
+    // Room to reserve for a row of P (a guess): at most max_elmts entries
+    // are kept; untruncated, about as many as A's row has.
     let per_row = if max_elmts > 0 {
         max_elmts as f64
     } else {

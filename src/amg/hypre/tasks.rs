@@ -24,7 +24,8 @@ impl<S> PerThread<S> {
     }
 }
 
-/// One block's output rows: each row's length, its columns and values.
+/// One task's output rows (a rank's, or a block of them): each row's
+/// length, its columns and values.
 #[derive(Default)]
 pub(crate) struct Rows {
     pub lens: Vec<usize>,
