@@ -26,8 +26,8 @@ use super::parcsr::{Comm, Entry, FlatRows, Head, Local, ParCsr};
 use super::tasks::{par_rows, PerThread, Rows};
 use crate::amg::raw::RawCsr;
 
-/// A task's marks, each a column's place in its row plus one (0: not in
-/// it), cleared after the row (4 bytes a column, so they stay in cache):
+/// A task's marks, each whether a column is in its row (0: not in it),
+/// cleared after the row (4 bytes a column, so they stay in cache):
 /// `mark` over the coarse columns of the row being built, `ra` over the
 /// rank's fine columns (diag, then offd) of the row of `R A`.
 struct Marks {
@@ -38,8 +38,9 @@ struct Marks {
     ra_d: Acc,
 }
 
-/// A row being summed, in buffers as long as any row can be (so that
-/// nothing grows in the inner loops); `len` entries.
+/// A row being summed (see [`touch`]): its `len` columns in first-touch
+/// order and its values by column, in buffers as long as any row can be
+/// (so that nothing grows in the inner loops).
 struct Acc {
     cols: Vec<u32>,
     vals: Vec<f64>,
@@ -55,10 +56,6 @@ impl Acc {
         }
     }
 
-    fn entries(&self) -> (&[u32], &[f64]) {
-        (&self.cols[..self.len], &self.vals[..self.len])
-    }
-
     /// The buffers and the length, apart (for the borrow checker and the
     /// registers).
     fn parts(&mut self) -> (&mut [u32], &mut [f64], &mut usize) {
@@ -66,9 +63,10 @@ impl Acc {
     }
 }
 
-/// Adds `x` to column `g` of a row (`len` entries in `cols`, `vals`): a
-/// new entry at the first touch (`mark[g]` its place plus one), a sum
-/// after.
+/// Adds `x` to column `g` of a row: its values are held by column
+/// (`vals[g]`), its columns listed in first-touch order (`len` of them in
+/// `cols`, as `col`), `mark[g]` set at the first touch. The mark and the
+/// value are loaded side by side, not the value after the mark.
 #[inline(always)]
 fn touch(
     mark: &mut [u32],
@@ -79,14 +77,13 @@ fn touch(
     vals: &mut [f64],
     len: &mut usize,
 ) {
-    let m = mark[g];
-    if m == 0 {
-        mark[g] = *len as u32 + 1;
+    if mark[g] == 0 {
+        mark[g] = 1;
         cols[*len] = col;
-        vals[*len] = x;
+        vals[g] = x;
         *len += 1;
     } else {
-        vals[m as usize - 1] += x;
+        vals[g] += x;
     }
 }
 
@@ -108,8 +105,9 @@ impl CoarseRow<'_> {
     /// The row's columns `lo..hi` (local, less `lo`) to `d`, the others
     /// to `o`, each in first-touch order; its marks cleared.
     fn split_into(self, lo: u32, hi: u32, d: &mut Rows, o: &mut Rows) {
-        let (cols, vals) = self.acc.entries();
-        for (&g, &x) in cols.iter().zip(vals) {
+        let Acc { cols, vals, len } = &*self.acc;
+        for &g in &cols[..*len] {
+            let x = vals[g as usize];
             self.mark[g as usize] = 0;
             if g.wrapping_sub(lo) < hi - lo {
                 d.cols.push(g - lo);
@@ -408,9 +406,12 @@ impl Ctx<'_> {
                 let mut at_slot = Vec::with_capacity(to - from);
                 for at in from..to {
                     self.rap_int_row(int, batch, row, q, at);
-                    let (c, v) = row.entries();
+                    let c = &row.cols[..row.len];
                     let start = out.len();
-                    out.extend(c.iter().zip(v).map(|(&col, &val)| Entry { col, val }));
+                    out.extend(c.iter().map(|&col| Entry {
+                        col,
+                        val: row.vals[col as usize],
+                    }));
                     clear(int, c, 0);
                     let (r, t) = self.p_comms[q].from[at];
                     let s = first[r as usize - r0] + t as usize;
@@ -482,11 +483,13 @@ impl Ctx<'_> {
                 touch(ra, j as usize, j, re * ae, rdc, rdv, rdn);
             }
         }
-        for (&k, &rae) in roc[..*ron].iter().zip(&rov[..*ron]) {
+        for &k in &roc[..*ron] {
+            let rae = rov[n + k as usize];
             let g = l.col_map[k as usize] as usize;
             gp.split_row(gp.head(g), cr, ce, |c, x| row.add(c, rae * x));
         }
-        for (&j, &rae) in rdc[..*rdn].iter().zip(&rdv[..*rdn]) {
+        for &j in &rdc[..*rdn] {
+            let rae = rdv[j as usize];
             for x in gp.entries(gp.head(first + j as usize)) {
                 row.add(x.col, rae * x.val);
             }
@@ -533,8 +536,7 @@ impl Ctx<'_> {
             }
             for &(h, rae) in &batch[no..] {
                 for x in gp.entries(h) {
-                    let c = x.col;
-                    touch(int, c as usize, c, rae * x.val, cols, vals, len);
+                    touch(int, x.col as usize, x.col, rae * x.val, cols, vals, len);
                 }
             }
         }
