@@ -6,7 +6,8 @@
 //! with `--levels-from`, their ranks as the partition. Every level's
 //! message counts and bytes are recomputed here from the files alone, and
 //! the default model's costs from those messages, independently of
-//! amgcomm's code: counts and bytes exact, costs to 1e-9.
+//! amgcomm's code: counts and bytes exact, costs to 1e-9. The hypre
+//! preset set up on the dump's ranks holds hypre's values on every level.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -693,6 +694,115 @@ fn dump_and_preset_agree(dir: &Path, machine: &[&str]) {
         }
     }
     assert!(checked >= 4 * d.len() - 4, "{checked} level-operations");
+}
+
+/// Every stored entry of hypre rank files (`row col value`, after each
+/// file's range line), by (row, column).
+fn ij_values(prefix: &Path) -> BTreeMap<(usize, usize), f64> {
+    let mut entries = BTreeMap::new();
+    for r in 0.. {
+        let Ok(text) = std::fs::read_to_string(format!("{}.{r:05}", prefix.display())) else {
+            break;
+        };
+        for l in text.lines().skip(1) {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let at = (w[0].parse().unwrap(), w[1].parse().unwrap());
+            entries.insert(at, w[2].parse().unwrap());
+        }
+    }
+    entries
+}
+
+/// Every entry of a Matrix Market file, by 0-based (row, column) (a
+/// symmetric file's upper triangle too).
+fn mtx_values(path: &Path) -> BTreeMap<(usize, usize), f64> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let symmetric = text.lines().next().unwrap().contains("symmetric");
+    let mut lines = text.lines().filter(|l| !l.starts_with('%'));
+    lines.next();
+    let mut entries = BTreeMap::new();
+    for l in lines {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let (i, j): (usize, usize) = (w[0].parse().unwrap(), w[1].parse().unwrap());
+        let x: f64 = w[2].parse().unwrap();
+        entries.insert((i - 1, j - 1), x);
+        if symmetric {
+            entries.insert((j - 1, i - 1), x);
+        }
+    }
+    entries
+}
+
+/// hypre's levels as its rank files hold them (`dir/A0`, `dir/P0`, ...)
+/// and the hypre preset's, set up on the ranks of `dir/A`: the same
+/// entries with the same values to the 15 digits hypre prints, operator
+/// and interpolation on every level. The values are what the next level
+/// is decided from (strength, truncation), so this is where a sum taken
+/// in another order or a wrong rule for a neighbour's row would show.
+fn preset_values_are_hypres(dir: &Path) -> usize {
+    let work = tempfile::tempdir().unwrap();
+    let saved = work.path().join("levels");
+    let out = amgcomm(&[
+        "hierarchy",
+        dir.join("A").to_str().unwrap(),
+        "--preset",
+        "hypre",
+        "--save-levels",
+        saved.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut compared = 0;
+    for level in 0.. {
+        let mut found = false;
+        for m in ["A", "P"] {
+            let theirs = ij_values(&dir.join(format!("{m}{level}")));
+            if theirs.is_empty() {
+                continue;
+            }
+            found = true;
+            let ours = mtx_values(&saved.join(format!("{m}{level}.mtx")));
+            let missing = (theirs.keys()).find(|at| !ours.contains_key(at));
+            assert_eq!(
+                missing, None,
+                "{m}{level}: an entry of hypre's, not amgcomm's"
+            );
+            assert_eq!(ours.len(), theirs.len(), "{m}{level}: entries");
+            let big = theirs.values().fold(0.0f64, |b, v| b.max(v.abs()));
+            for (at, &y) in &theirs {
+                let x = ours[at];
+                assert!(
+                    (x - y).abs() <= 1e-13 * y.abs() + 1e-14 * big,
+                    "{m}{level} {at:?}: {x} against hypre's {y}"
+                );
+            }
+            compared += theirs.len();
+        }
+        if !found {
+            assert!(level >= 3, "{} holds {level} levels", dir.display());
+            break;
+        }
+    }
+    compared
+}
+
+/// The committed dump (4 ranks of uneven row blocks).
+#[test]
+fn the_hypre_preset_computes_hypres_values() {
+    assert!(preset_values_are_hypres(Path::new("tests/data/hypre")) > 1000);
+}
+
+/// A fresh dump on 8 ranks of a 20^3 Laplacian: ranks of two and a half
+/// planes, whose strong F neighbours are often on the same rank and often
+/// not.
+#[cfg(feature = "mpi")]
+#[test]
+fn the_hypre_preset_computes_hypres_values_on_8_ranks() {
+    let work = hypre_dump(8, 20);
+    assert!(preset_values_are_hypres(&work.path().join("dump")) > 100_000);
 }
 
 #[test]

@@ -70,21 +70,16 @@ const GI: u32 = u32::MAX;
 /// In [`Couplings`], a point that is no C point.
 const NOT_C: u32 = 1 << 31;
 
-/// Whether an interpolated row (an F point's, not `SF_PT`) of any rank
-/// has point `g` as a strong F neighbour, by global index: the rows of
-/// [`couplings`] that are read.
+/// Whether an interpolated row (an F point's, not `SF_PT`) of another
+/// rank has point `g` as a strong F neighbour, by global index: the rows
+/// of [`couplings`] that are read (a rank reads its own points' rows where
+/// they are, as hypre does).
 fn strong_f_neighbours(a: &ParCsr, s: &[LocalS], cf: &[i8]) -> Vec<bool> {
     let f = |g: usize| cf[g] < 0 && cf[g] != SF_PT;
     let needed: Vec<AtomicBool> = (0..cf.len()).map(|_| AtomicBool::new(false)).collect();
     (a.ranks.par_iter().zip(s).enumerate()).for_each(|(r, (l, sl))| {
         let first = a.rows[r];
         for i in (0..l.rows()).filter(|&i| f(first + i)) {
-            for &j in sl.diag.row(i) {
-                let g = first + j as usize;
-                if f(g) {
-                    needed[g].store(true, Ordering::Relaxed);
-                }
-            }
             for &k in sl.offd.row(i) {
                 let g = l.col_map[k as usize] as usize;
                 if f(g) {
@@ -100,11 +95,9 @@ fn strong_f_neighbours(a: &ParCsr, s: &[LocalS], cf: &[i8]) -> Vec<bool> {
 /// it (hypre's `A_ext` rule: the diag block's first entry is the
 /// diagonal, positive when `>= 0`), diag block then offd block, global
 /// columns; a point that is no C point has [`NOT_C`] set: it has no place
-/// in any row and counts only as the row's own point. A row is tagged 1
-/// when its diagonal is missing or NaN: a strong F neighbour on the same
-/// rank then follows the local rule instead. Only the rows `needed`
-/// marks are filled (a strong F neighbour's is the only row ever read; on
-/// 2 ranks of the 7-point Laplacian level 0 has none); the others are
+/// in any row and counts only as the row's own point. Only the rows
+/// `needed` marks are filled (a strong F neighbour's on another rank is
+/// the only row ever read; on 2 ranks a few thousand); the others are
 /// left empty.
 fn couplings(a: &ParCsr, cf: &[i8], needed: &[bool]) -> FlatRows {
     let read = |g: usize| needed[g];
@@ -165,11 +158,10 @@ fn couplings(a: &ParCsr, cf: &[i8], needed: &[bool]) -> FlatRows {
                         put(e, &mut t, l.col_map[k as usize] as usize, y);
                     }
                 }
-                let irregular = dv.first().is_none_or(|d| d.is_nan());
                 *h = Head {
                     start,
                     len: (t - start) as u32,
-                    tag: irregular as u32,
+                    tag: 0,
                 };
             }
         },
@@ -289,8 +281,10 @@ fn spread(hits: &[(u32, f64)], x: f64, sum: f64, diagonal: &mut f64, d: &mut Row
     }
 }
 
-/// [`hits_of`] on a row of this rank by the sign rule of its own rows
-/// (`sgn` 1 unless the diagonal is negative).
+/// [`hits_of`] on a row of this rank, read where it is, by the sign rule
+/// of the rank's own rows (`sgn` 1 unless the diagonal is negative: the
+/// rule of `A_ext` but for a NaN or missing diagonal). Only C points have
+/// places in a row, and only this rank's F points can be the row's own.
 #[allow(clippy::too_many_arguments)]
 fn local_hits(
     c1: &[u32],
@@ -438,13 +432,8 @@ fn row(
     let same_fn = |g: usize| dof.is_none_or(|f| f[gi] == f[g]);
     let (dc, dv) = l.diag.row(i);
     let (oc, ov) = l.offd.row(i);
-    // The strong F neighbours' rows, asked into the cache together.
-    for &j in dc.iter().skip(1) {
-        let g = first + j as usize;
-        if mark[g] == sf_mark {
-            ext.fetch(g);
-        }
-    }
+    // The strong F neighbours' rows of other ranks, asked into the cache
+    // together.
     for &k in oc {
         let g = cmap[k as usize] as usize;
         if mark[g] == sf_mark {
@@ -459,16 +448,10 @@ fn row(
             d.vals[p] += x;
         } else if mk == sf_mark {
             // A strong F neighbour of this rank: its row, the couplings
-            // of the sign opposite to its diagonal (the rule of A_ext but
-            // for a NaN or missing diagonal).
-            let (e, irregular) = ext.row(g);
-            let sum = if irregular == 0 {
-                hits_of(e, mark, me, gi, first, n, hits)
-            } else {
-                let (c1, v1) = l.diag.row(j as usize);
-                let (oc1, ov1) = l.offd.row(j as usize);
-                local_hits(c1, v1, oc1, ov1, mark, me, gi, first, cmap, hits)
-            };
+            // of the sign opposite to its diagonal.
+            let (c1, v1) = l.diag.row(j as usize);
+            let (oc1, ov1) = l.offd.row(j as usize);
+            let sum = local_hits(c1, v1, oc1, ov1, mark, me, gi, first, cmap, hits);
             spread(hits, x, sum, &mut diagonal, d, o);
         } else if cf[g] != SF_PT && same_fn(g) {
             diagonal += x;
