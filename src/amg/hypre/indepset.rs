@@ -97,45 +97,65 @@ impl Points {
         }
     }
 
-    /// `hypre_BoomerAMGIndepSet`: every graph point whose measure beats
-    /// its strong neighbours' (offd ones included) is marked 1, the
-    /// others 0; a neighbour's verdict on this rank's points comes back
-    /// after (`back`).
+    /// [`indep_set`] on these points.
     pub fn indep_set(&mut self, s: &LocalS) {
-        for &i in &self.graph {
-            if self.measure[i as usize] > 1.0 {
-                self.cf[i as usize] = 1;
-            }
+        indep_set(
+            &mut self.cf,
+            &mut self.cf_offd,
+            &self.measure,
+            &self.measure_offd,
+            &self.graph,
+            &self.graph_offd,
+            s,
+        );
+    }
+}
+
+/// `hypre_BoomerAMGIndepSet` on a rank: every graph point whose measure
+/// beats its strong neighbours' (offd ones included) is marked 1, the
+/// others 0; a neighbour's verdict on this rank's points comes back after.
+pub(crate) fn indep_set(
+    cf: &mut [i8],
+    cf_offd: &mut [i8],
+    measure: &[f64],
+    measure_offd: &[f64],
+    graph: &[u32],
+    graph_offd: &[u32],
+    s: &LocalS,
+) {
+    for &i in graph {
+        if measure[i as usize] > 1.0 {
+            cf[i as usize] = 1;
         }
-        for &i in &self.graph_offd {
-            if self.measure_offd[i as usize] > 1.0 {
-                self.cf_offd[i as usize] = 1;
-            }
+    }
+    for &i in graph_offd {
+        if measure_offd[i as usize] > 1.0 {
+            cf_offd[i as usize] = 1;
         }
-        for &i in &self.graph {
-            let i = i as usize;
-            let mi = self.measure[i];
-            if mi <= 1.0 {
-                continue;
-            }
-            for &j in s.diag.row(i) {
-                let mj = self.measure[j as usize];
-                if mj > 1.0 {
-                    if mi > mj {
-                        self.cf[j as usize] = 0;
-                    } else if mj > mi {
-                        self.cf[i] = 0;
-                    }
+    }
+    for &i in graph {
+        let i = i as usize;
+        let mi = measure[i];
+        if mi <= 1.0 {
+            continue;
+        }
+        for &j in s.diag.row(i) {
+            let mj = measure[j as usize];
+            if mj > 1.0 {
+                if mi > mj {
+                    cf[j as usize] = 0;
+                } else if mj > mi {
+                    cf[i] = 0;
                 }
             }
-            for &j in s.offd.row(i) {
-                let mj = self.measure_offd[j as usize];
-                if mj > 1.0 {
-                    if mi > mj {
-                        self.cf_offd[j as usize] = 0;
-                    } else if mj > mi {
-                        self.cf[i] = 0;
-                    }
+        }
+        for &j in s.offd.row(i) {
+            let mj = measure_offd[j as usize];
+            if mj > 1.0 {
+                if mi > mj {
+                    cf_offd[j as usize] = 0;
+                } else if mj > mi {
+                    cf[i] = 0;
                 }
             }
         }

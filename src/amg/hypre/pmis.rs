@@ -7,20 +7,33 @@
 
 use rayon::prelude::*;
 
-use super::indepset::{measures, measures_offd, Points};
-use super::parcsr::Comm;
+use super::indepset::{indep_set, measures};
+use super::parcsr::{forward, Comm};
 use super::strength::LocalS;
 use super::{C_PT, F_PT, SF_PT, UNDECIDED, Z_PT};
 
-/// One rank's state in PMIS.
-struct Rank {
-    p: Points,
-    /// The values this rank's send slots carry (hypre's `int_buf_data`).
+/// What a rank holds of its own points in PMIS: their markers, measures
+/// and those still in the graph; the values its send slots carry
+/// (hypre's `int_buf_data`), and the slots whose point may still change
+/// (all at first, then those of undecided points: a decided point's
+/// marker, and so its slots and the neighbours' copies, stay as they
+/// are).
+struct Own {
+    cf: Vec<i8>,
+    measure: Vec<f64>,
+    graph: Vec<u32>,
     buf: Vec<i8>,
-    /// The send slots whose point may still change: all at first, then
-    /// those of undecided points (a decided point's marker, and so its
-    /// slots and the neighbours' copies, stay as they are).
     live: Vec<u32>,
+}
+
+/// What a rank holds of its offd points: its own copies of their markers
+/// (its verdicts on them too) and measures, and those still in the graph.
+/// Kept apart from [`Own`], so an exchange writes one side of every rank
+/// while it reads the other side of its neighbours.
+struct View {
+    cf_offd: Vec<i8>,
+    measure_offd: Vec<f64>,
+    graph_offd: Vec<u32>,
 }
 
 /// PMIS over the ranks. `first`: each rank's first pass (`CF_init = 1`:
@@ -30,7 +43,7 @@ pub(crate) fn pmis(s: &[LocalS], comms: &[Comm], first: Option<Vec<Vec<i8>>>) ->
     let init = first.is_some();
     let mut firsts = first.unwrap_or_default();
     firsts.resize(s.len(), Vec::new());
-    let mut ranks: Vec<Rank> = (s.par_iter().zip(comms).zip(firsts).zip(measures(s, comms)))
+    let mut own: Vec<Own> = (s.par_iter().zip(comms).zip(firsts).zip(measures(s, comms)))
         .map(|(((s, c), first), mut measure)| {
             let n = s.diag.rows();
             let mut cf = if init { first } else { vec![UNDECIDED; n] };
@@ -64,60 +77,67 @@ pub(crate) fn pmis(s: &[LocalS], comms: &[Comm], first: Option<Vec<Vec<i8>>>) ->
                     }
                 }
             }
-            Rank {
-                p: Points::new(cf, measure, graph, c.from.len()),
+            Own {
+                cf,
+                measure,
+                graph,
                 buf: vec![0; c.sends.len()],
                 live: (0..c.sends.len() as u32).collect(),
             }
         })
         .collect();
-    // The complete measures go to the neighbours.
-    let got = measures_offd(&ranks, comms, |k| &k.p);
-    for (k, m) in ranks.iter_mut().zip(got) {
-        k.p.measure_offd = m;
-    }
+    // The complete measures go to the neighbours; every offd point starts
+    // undecided and in the graph.
+    let mut views: Vec<View> = forward(comms, |o, slot| {
+        own[o].measure[comms[o].sends[slot].row as usize]
+    })
+    .into_par_iter()
+    .map(|measure_offd| View {
+        cf_offd: vec![0; measure_offd.len()],
+        graph_offd: (0..measure_offd.len() as u32).collect(),
+        measure_offd,
+    })
+    .collect();
     let mut iter = 0;
     loop {
-        if ranks.iter().all(|r| r.p.graph.is_empty()) {
+        if own.iter().all(|k| k.graph.is_empty()) {
             break;
         }
         if !init || iter > 0 {
-            ranks
-                .par_iter_mut()
-                .zip(s)
-                .for_each(|(k, s)| k.p.indep_set(s));
+            (own.par_iter_mut().zip(&mut views).zip(s)).for_each(|((k, v), s)| {
+                indep_set(
+                    &mut k.cf,
+                    &mut v.cf_offd,
+                    &k.measure,
+                    &v.measure_offd,
+                    &k.graph,
+                    &v.graph_offd,
+                    s,
+                )
+            });
             // The neighbours' verdicts on this rank's points come back
             // (hypre's exchange 12); a point some neighbour took out
             // leaves the set, in slot order: a slot filled before a later
             // neighbour took the point out still carries 1.
-            let back: Vec<Vec<i8>> = (ranks.par_iter().zip(comms))
-                .map(|(k, c)| {
-                    (k.live.iter())
-                        .map(|&t| {
-                            let sl = c.sends[t as usize];
-                            ranks[sl.to as usize].p.cf_offd[sl.at as usize]
-                        })
-                        .collect()
-                })
-                .collect();
-            (ranks.par_iter_mut().zip(comms).zip(back)).for_each(|((k, c), back)| {
-                for (&t, b) in k.live.iter().zip(back) {
-                    let t = t as usize;
-                    let row = c.sends[t].row as usize;
-                    if b == 0 && k.p.cf[row] > 0 {
-                        k.p.cf[row] = 0;
-                        k.buf[t] = 0;
+            (own.par_iter_mut().zip(comms)).for_each(|(k, c)| {
+                let Own { cf, buf, live, .. } = k;
+                for &t in live.iter() {
+                    let sl = c.sends[t as usize];
+                    let back = views[sl.to as usize].cf_offd[sl.at as usize];
+                    let row = sl.row as usize;
+                    if back == 0 && cf[row] > 0 {
+                        cf[row] = 0;
+                        buf[t as usize] = 0;
                     } else {
-                        k.buf[t] = k.p.cf[row];
+                        buf[t as usize] = cf[row];
                     }
                 }
             });
-            send_buf(&mut ranks, comms);
+            send_buf(&own, &mut views, comms);
         }
         iter += 1;
         // C points, and F points next to them.
-        ranks.par_iter_mut().zip(s).for_each(|(k, s)| {
-            let k = &mut k.p;
+        (own.par_iter_mut().zip(&views).zip(s)).for_each(|((k, v), s)| {
             for &i in &k.graph {
                 let i = i as usize;
                 if k.measure[i] < 1.0 {
@@ -129,31 +149,28 @@ pub(crate) fn pmis(s: &[LocalS], comms: &[Comm], first: Option<Vec<Vec<i8>>>) ->
                     if s.diag.row(i).iter().any(|&j| k.cf[j as usize] > 0) {
                         k.cf[i] = F_PT;
                     }
-                    if s.offd.row(i).iter().any(|&j| k.cf_offd[j as usize] > 0) {
+                    if s.offd.row(i).iter().any(|&j| v.cf_offd[j as usize] > 0) {
                         k.cf[i] = F_PT;
                     }
                 }
             }
         });
-        ranks.par_iter_mut().zip(comms).for_each(|(k, c)| {
+        own.par_iter_mut().zip(comms).for_each(|(k, c)| {
             for &t in &k.live {
-                k.buf[t as usize] = k.p.cf[c.sends[t as usize].row as usize];
+                k.buf[t as usize] = k.cf[c.sends[t as usize].row as usize];
             }
         });
-        send_buf(&mut ranks, comms);
+        send_buf(&own, &mut views, comms);
         // Decided points leave the graph, their measures to 0.
-        ranks.par_iter_mut().zip(comms).for_each(|(k, c)| {
-            let cf = &k.p.cf;
-            k.live
-                .retain(|&t| cf[c.sends[t as usize].row as usize] == 0);
-            let Points {
+        (own.par_iter_mut().zip(&mut views).zip(comms)).for_each(|((k, v), c)| {
+            let Own {
                 cf,
-                cf_offd,
                 measure,
-                measure_offd,
                 graph,
-                graph_offd,
-            } = &mut k.p;
+                live,
+                ..
+            } = k;
+            live.retain(|&t| cf[c.sends[t as usize].row as usize] == 0);
             graph.retain(|&i| {
                 let keep = cf[i as usize] == 0;
                 if !keep {
@@ -161,6 +178,11 @@ pub(crate) fn pmis(s: &[LocalS], comms: &[Comm], first: Option<Vec<Vec<i8>>>) ->
                 }
                 keep
             });
+            let View {
+                cf_offd,
+                measure_offd,
+                graph_offd,
+            } = v;
             graph_offd.retain(|&i| {
                 let keep = cf_offd[i as usize] == 0;
                 if !keep {
@@ -170,25 +192,16 @@ pub(crate) fn pmis(s: &[LocalS], comms: &[Comm], first: Option<Vec<Vec<i8>>>) ->
             });
         });
     }
-    ranks.into_iter().map(|k| k.p.cf).collect()
+    own.into_iter().map(|k| k.cf).collect()
 }
 
 /// hypre's exchange 11: each rank's offd markers become what their
 /// owners' slots carry; those of decided points already are.
-fn send_buf(ranks: &mut [Rank], comms: &[Comm]) {
-    let got: Vec<Vec<i8>> = (ranks.par_iter().zip(comms))
-        .map(|(k, c)| {
-            (k.p.graph_offd.iter())
-                .map(|&j| {
-                    let (o, slot) = c.from[j as usize];
-                    ranks[o as usize].buf[slot as usize]
-                })
-                .collect()
-        })
-        .collect();
-    ranks.par_iter_mut().zip(got).for_each(|(k, g)| {
-        for (&j, x) in k.p.graph_offd.iter().zip(g) {
-            k.p.cf_offd[j as usize] = x;
+fn send_buf(own: &[Own], views: &mut [View], comms: &[Comm]) {
+    (views.par_iter_mut().zip(comms)).for_each(|(v, c)| {
+        for &j in &v.graph_offd {
+            let (o, slot) = c.from[j as usize];
+            v.cf_offd[j as usize] = own[o as usize].buf[slot as usize];
         }
     });
 }
