@@ -25,11 +25,14 @@ struct Files {
     ranges: Vec<(usize, usize)>,
     /// (row, column) of every stored entry.
     entries: Vec<(usize, usize)>,
+    /// The value of each entry.
+    values: Vec<f64>,
 }
 
 fn read_files(prefix: &Path) -> Files {
     let mut ranges = Vec::new();
     let mut entries = Vec::new();
+    let mut values = Vec::new();
     for r in 0.. {
         let path = format!("{}.{r:05}", prefix.display());
         let Ok(text) = std::fs::read_to_string(&path) else {
@@ -51,9 +54,14 @@ fn read_files(prefix: &Path) -> Files {
         for l in lines {
             let w: Vec<&str> = l.split_whitespace().collect();
             entries.push((w[0].parse().unwrap(), w[1].parse().unwrap()));
+            values.push(w[2].parse().unwrap());
         }
     }
-    Files { ranges, entries }
+    Files {
+        ranges,
+        entries,
+        values,
+    }
 }
 
 /// Blue Waters' Table 1, docs/model.md: (alpha, R_b) per locality and
@@ -696,43 +704,6 @@ fn dump_and_preset_agree(dir: &Path, machine: &[&str]) {
     assert!(checked >= 4 * d.len() - 4, "{checked} level-operations");
 }
 
-/// Every stored entry of hypre rank files (`row col value`, after each
-/// file's range line), by (row, column).
-fn ij_values(prefix: &Path) -> BTreeMap<(usize, usize), f64> {
-    let mut entries = BTreeMap::new();
-    for r in 0.. {
-        let Ok(text) = std::fs::read_to_string(format!("{}.{r:05}", prefix.display())) else {
-            break;
-        };
-        for l in text.lines().skip(1) {
-            let w: Vec<&str> = l.split_whitespace().collect();
-            let at = (w[0].parse().unwrap(), w[1].parse().unwrap());
-            entries.insert(at, w[2].parse().unwrap());
-        }
-    }
-    entries
-}
-
-/// Every entry of a Matrix Market file, by 0-based (row, column) (a
-/// symmetric file's upper triangle too).
-fn mtx_values(path: &Path) -> BTreeMap<(usize, usize), f64> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let symmetric = text.lines().next().unwrap().contains("symmetric");
-    let mut lines = text.lines().filter(|l| !l.starts_with('%'));
-    lines.next();
-    let mut entries = BTreeMap::new();
-    for l in lines {
-        let w: Vec<&str> = l.split_whitespace().collect();
-        let (i, j): (usize, usize) = (w[0].parse().unwrap(), w[1].parse().unwrap());
-        let x: f64 = w[2].parse().unwrap();
-        entries.insert((i - 1, j - 1), x);
-        if symmetric {
-            entries.insert((j - 1, i - 1), x);
-        }
-    }
-    entries
-}
-
 /// hypre's levels as its rank files hold them (`dir/A0`, `dir/P0`, ...)
 /// and the hypre preset's, set up on the ranks of `dir/A`: the same
 /// entries with the same values to the 15 digits hypre prints, operator
@@ -759,12 +730,23 @@ fn preset_values_are_hypres(dir: &Path) -> usize {
     for level in 0.. {
         let mut found = false;
         for m in ["A", "P"] {
-            let theirs = ij_values(&dir.join(format!("{m}{level}")));
-            if theirs.is_empty() {
+            let files = read_files(&dir.join(format!("{m}{level}")));
+            if files.ranges.is_empty() {
                 continue;
             }
             found = true;
-            let ours = mtx_values(&saved.join(format!("{m}{level}.mtx")));
+            let theirs: BTreeMap<(usize, usize), f64> =
+                files.entries.into_iter().zip(files.values).collect();
+            let path = saved.join(format!("{m}{level}.mtx"));
+            let ours: BTreeMap<(usize, usize), f64> =
+                amgcomm::matrix::source::Source::parse(path.to_str().unwrap())
+                    .unwrap()
+                    .load(None)
+                    .unwrap()
+                    .csr
+                    .iter()
+                    .map(|(&x, (i, j))| ((i as usize, j as usize), x))
+                    .collect();
             let missing = (theirs.keys()).find(|at| !ours.contains_key(at));
             assert_eq!(
                 missing, None,

@@ -114,7 +114,7 @@ pub(crate) fn cljp(s: &[LocalS], comms: &[Comm], rows: &[usize]) -> Vec<Vec<i8>>
                 }
             }
         });
-        let got = measures_offd(&ranks, comms, |k| &k.p);
+        let got = measures_offd(comms, |o| &ranks[o].p.measure);
         for (k, g) in ranks.iter_mut().zip(got) {
             k.p.measure_offd = g;
         }

@@ -163,13 +163,12 @@ pub(crate) fn indep_set(
 }
 
 /// Each rank's offd measures, from their owners' rows.
-pub(crate) fn measures_offd<P: Sync>(
-    ranks: &[P],
+pub(crate) fn measures_offd<'a>(
     comms: &[Comm],
-    of: impl Fn(&P) -> &Points + Sync,
+    measure: impl Fn(usize) -> &'a [f64] + Sync,
 ) -> Vec<Vec<f64>> {
     forward(comms, |o, slot| {
         let row = comms[o].sends[slot].row as usize;
-        of(&ranks[o]).measure[row]
+        measure(o)[row]
     })
 }

@@ -7,8 +7,8 @@
 
 use rayon::prelude::*;
 
-use super::indepset::{indep_set, measures};
-use super::parcsr::{forward, Comm};
+use super::indepset::{indep_set, measures, measures_offd};
+use super::parcsr::Comm;
 use super::strength::LocalS;
 use super::{C_PT, F_PT, SF_PT, UNDECIDED, Z_PT};
 
@@ -88,16 +88,14 @@ pub(crate) fn pmis(s: &[LocalS], comms: &[Comm], first: Option<Vec<Vec<i8>>>) ->
         .collect();
     // The complete measures go to the neighbours; every offd point starts
     // undecided and in the graph.
-    let mut views: Vec<View> = forward(comms, |o, slot| {
-        own[o].measure[comms[o].sends[slot].row as usize]
-    })
-    .into_par_iter()
-    .map(|measure_offd| View {
-        cf_offd: vec![0; measure_offd.len()],
-        graph_offd: (0..measure_offd.len() as u32).collect(),
-        measure_offd,
-    })
-    .collect();
+    let mut views: Vec<View> = measures_offd(comms, |o| &own[o].measure)
+        .into_par_iter()
+        .map(|measure_offd| View {
+            cf_offd: vec![0; measure_offd.len()],
+            graph_offd: (0..measure_offd.len() as u32).collect(),
+            measure_offd,
+        })
+        .collect();
     let mut iter = 0;
     loop {
         if own.iter().all(|k| k.graph.is_empty()) {
