@@ -175,8 +175,7 @@ impl Local {
         ncols: usize,
         marks: &mut [u32],
     ) -> Local {
-        let (col_map, place) = sorted_unique(&offd.indices, marks);
-        offd.indices = place;
+        let col_map = sorted_unique(&mut offd.indices, marks);
         diag.ncols = ncols;
         offd.ncols = col_map.len();
         Local {
@@ -471,13 +470,15 @@ pub(crate) fn backward<T: Send>(
         .collect()
 }
 
-/// The distinct values of `globals` in increasing order, and each
-/// value's place among them. `marks` covers every value and is all zero,
-/// as it is left: a thread's scratch over the global columns, read and
-/// written in place of a hash of the rank's offd columns.
-fn sorted_unique(globals: &[u32], marks: &mut [u32]) -> (Vec<u32>, Vec<u32>) {
+/// The distinct values of `globals` in increasing order; each value is
+/// replaced by its place among them, in place (a level's offd entries
+/// are tens of millions at paper scale: no second array of them).
+/// `marks` covers every value and is all zero, as it is left: a thread's
+/// scratch over the global columns, read and written in place of a hash
+/// of the rank's offd columns.
+fn sorted_unique(globals: &mut [u32], marks: &mut [u32]) -> Vec<u32> {
     let mut unique: Vec<u32> = Vec::new();
-    for &g in globals {
+    for &g in globals.iter() {
         if marks[g as usize] == 0 {
             marks[g as usize] = 1;
             unique.push(g);
@@ -487,11 +488,13 @@ fn sorted_unique(globals: &[u32], marks: &mut [u32]) -> (Vec<u32>, Vec<u32>) {
     for (pos, &g) in unique.iter().enumerate() {
         marks[g as usize] = pos as u32 + 1;
     }
-    let place = globals.iter().map(|&g| marks[g as usize] - 1).collect();
+    for g in globals.iter_mut() {
+        *g = marks[*g as usize] - 1;
+    }
     for &g in &unique {
         marks[g as usize] = 0;
     }
-    (unique, place)
+    unique
 }
 
 /// The owner and local row of offd column `k` of rank `o`.
@@ -512,7 +515,8 @@ mod tests {
     fn sorted_unique_places_every_value_and_clears_its_marks() {
         let globals = [7u32, 3, 9, 3, 0, 7, 7, 12, 9];
         let mut marks = vec![0u32; 13];
-        let (unique, place) = sorted_unique(&globals, &mut marks);
+        let mut place = globals;
+        let unique = sorted_unique(&mut place, &mut marks);
         let want: Vec<u32> = std::collections::BTreeSet::from(globals)
             .into_iter()
             .collect();
@@ -521,7 +525,7 @@ mod tests {
             assert_eq!(unique[p as usize], g);
         }
         assert!(marks.iter().all(|&m| m == 0));
-        assert_eq!(sorted_unique(&[], &mut marks), (vec![], vec![]));
+        assert_eq!(sorted_unique(&mut [], &mut marks), Vec::<u32>::new());
     }
 
     #[test]

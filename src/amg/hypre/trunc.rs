@@ -8,8 +8,24 @@ use crate::amg::raw::RawCsr;
 /// `hypre_qsort2_abs`: by decreasing `|w|`, hypre's quicksort (middle
 /// pivot swapped to the left, Lomuto partition), so ties land where hypre
 /// puts them.
+#[cfg(test)]
 pub(crate) fn qsort2_abs(v: &mut [u32], w: &mut [f64], left: isize, right: isize) {
-    if left >= right {
+    qsort2_abs_first(v, w, left, right, isize::MAX);
+}
+
+/// [`qsort2_abs`] as far as places below `keep` go: a part of the range
+/// that starts at `keep` or later is left unsorted. The partitions of a
+/// quicksort never move an entry across a pivot already placed, so the
+/// first `keep` places are what the whole sort leaves there (truncation
+/// keeps only those).
+pub(crate) fn qsort2_abs_first(
+    v: &mut [u32],
+    w: &mut [f64],
+    left: isize,
+    right: isize,
+    keep: isize,
+) {
+    if left >= right || left >= keep {
         return;
     }
     let swap = |v: &mut [u32], w: &mut [f64], i: usize, j: usize| {
@@ -25,8 +41,8 @@ pub(crate) fn qsort2_abs(v: &mut [u32], w: &mut [f64], left: isize, right: isize
         }
     }
     swap(v, w, left as usize, last as usize);
-    qsort2_abs(v, w, left, last - 1);
-    qsort2_abs(v, w, last + 1, right);
+    qsort2_abs_first(v, w, left, last - 1, keep);
+    qsort2_abs_first(v, w, last + 1, right, keep);
 }
 
 /// Truncates a whole one-block matrix (the generic setup's `P`): drop
@@ -83,7 +99,14 @@ pub(crate) fn truncate_row(
     }
     if max_elmts > 0 && len > max_elmts {
         let row_sum = vals[..len].iter().fold(0.0, |s, &x| s + x);
-        qsort2_abs(&mut cols[..len], &mut vals[..len], 0, len as isize - 1);
+        let keep = max_elmts as isize;
+        qsort2_abs_first(
+            &mut cols[..len],
+            &mut vals[..len],
+            0,
+            len as isize - 1,
+            keep,
+        );
         len = max_elmts;
         let scale = vals[..len].iter().fold(0.0, |s, &x| s + x);
         rescale(&mut vals[..len], row_sum, scale);
@@ -123,6 +146,36 @@ mod tests {
         let want = [0.5, 0.3, -0.1].map(|x| x * (0.8 / 0.7));
         for (x, w) in t.row(0).1.iter().zip(want) {
             assert!((x - w).abs() < 1e-15, "{x} {w}");
+        }
+    }
+
+    /// The first `keep` places of the partial sort are the whole sort's,
+    /// ties included (rows with repeated magnitudes, as symmetric stencils
+    /// give), for every `keep`.
+    #[test]
+    fn the_partial_sort_places_the_first_entries_as_the_whole_sort() {
+        let mut seed = 12345u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        for _ in 0..2000 {
+            let n = 1 + next() % 24;
+            // Few distinct magnitudes, either sign: many ties.
+            let w: Vec<f64> = (0..n)
+                .map(|_| (1 + next() % 5) as f64 * if next() % 2 == 0 { 0.25 } else { -0.25 })
+                .collect();
+            let v: Vec<u32> = (0..n as u32).collect();
+            let (mut vf, mut wf) = (v.clone(), w.clone());
+            qsort2_abs(&mut vf, &mut wf, 0, n as isize - 1);
+            for keep in 1..=n {
+                let (mut vp, mut wp) = (v.clone(), w.clone());
+                qsort2_abs_first(&mut vp, &mut wp, 0, n as isize - 1, keep as isize);
+                assert_eq!(vp[..keep], vf[..keep], "{w:?}, keep {keep}");
+                assert_eq!(wp[..keep], wf[..keep]);
+            }
         }
     }
 
