@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use super::parcsr::{source, Comm, Entry, FlatRows, Head, Local, ParCsr};
+use super::parcsr::{Entry, FlatRows, Head, Local, ParCsr};
 use super::strength::{Dof, LocalS};
 use super::tasks::{par_rows, Rows};
 use super::trunc::truncate_row;
@@ -169,6 +169,59 @@ fn couplings(a: &ParCsr, cf: &[i8], needed: &[bool]) -> FlatRows {
     )
 }
 
+/// Every interpolated row's strong C points (an F point's, not `SF_PT`),
+/// by global index: `(point, global coarse index)`, its strong diag
+/// block's then its strong offd block's, in stored order (hypre's `Sop`
+/// for another rank's point, `S` for the rank's own). A row's `C^_i`
+/// reads these of each strong F neighbour; read here once, a neighbour's
+/// C points no longer cost a lookup of its column, its marker and its
+/// coarse index each time a row reaches it.
+fn strong_c(a: &ParCsr, s: &[LocalS], sp: &Splitting) -> FlatRows<[u32; 2]> {
+    let (cf, coarse_of) = (sp.cf, sp.coarse_of);
+    let f = |g: usize| cf[g] < 0 && cf[g] != SF_PT;
+    FlatRows::build(
+        &a.rows,
+        |r| {
+            let (first, l, sl) = (a.rows[r], &a.ranks[r], &s[r]);
+            (0..l.rows())
+                .filter(|&i| f(first + i))
+                .map(|i| {
+                    let d = sl.diag.row(i).iter();
+                    let d = d.filter(|&&k| cf[first + k as usize] >= 0).count();
+                    let o = sl.offd.row(i).iter();
+                    d + o
+                        .filter(|&&k| cf[l.col_map[k as usize] as usize] >= 0)
+                        .count()
+                })
+                .sum()
+        },
+        |r, e, heads| {
+            let (first, l, sl) = (a.rows[r], &a.ranks[r], &s[r]);
+            let mut t = 0;
+            for (i, h) in heads.iter_mut().enumerate() {
+                let start = t;
+                if f(first + i) {
+                    let d = sl.diag.row(i).iter().map(|&k| first + k as usize);
+                    let o = sl
+                        .offd
+                        .row(i)
+                        .iter()
+                        .map(|&k| l.col_map[k as usize] as usize);
+                    for g in d.chain(o).filter(|&g| cf[g] >= 0) {
+                        e[t] = [g as u32, coarse_of[g]];
+                        t += 1;
+                    }
+                }
+                *h = Head {
+                    start,
+                    len: (t - start) as u32,
+                    tag: 0,
+                };
+            }
+        },
+    )
+}
+
 /// The couplings of a strong F neighbour's [`couplings`] row that count
 /// for row `gi` (its C^_i and itself), into `hits` in row order; their
 /// sum.
@@ -206,7 +259,6 @@ fn hits_of(
 pub(crate) fn ext_pi(
     a: &ParCsr,
     s: &[LocalS],
-    comms: &[Comm],
     sp: &Splitting,
     dof: Dof,
     trunc_factor: f64,
@@ -216,6 +268,7 @@ pub(crate) fn ext_pi(
     assert!(n < NOT_C as usize, "too many rows");
     let rows: Vec<usize> = a.ranks.iter().map(Local::rows).collect();
     let ext = couplings(a, sp.cf, &strong_f_neighbours(a, s, sp.cf));
+    let sc = strong_c(a, s, sp);
     let init = || Marks {
         mark: vec![u64::MAX; n],
         cols: Vec::new(),
@@ -231,9 +284,9 @@ pub(crate) fn ext_pi(
     };
     let blocks = par_rows(&rows, [per_row; 2], init, |m, r, i, d, o| {
         let fixed = (trunc_factor, max_elmts);
-        row(a, s, comms, sp, &ext, dof, fixed, m, r, i, d, o)
+        row(a, s, sp, (&ext, &sc), dof, fixed, m, r, i, d, o)
     });
-    drop(ext);
+    drop((ext, sc));
     // The offd columns: increasing global coarse index.
     let coarse = sp.coarse;
     Local::with_global_offds(
@@ -338,9 +391,8 @@ fn local_hits(
 fn row(
     a: &ParCsr,
     s: &[LocalS],
-    comms: &[Comm],
     sp: &Splitting,
-    ext: &FlatRows,
+    (ext, sc): (&FlatRows, &FlatRows<[u32; 2]>),
     dof: Dof,
     (trunc_factor, max_elmts): (f64, usize),
     m: &mut Marks,
@@ -376,33 +428,24 @@ fn row(
         hits,
     } = m;
     let mark = &mut mark[..];
-    // A C point of any rank.
-    let add_any = |mark: &mut [u64], g: usize, d: &mut Rows, o: &mut Rows| {
-        if g.wrapping_sub(first) < n {
-            add(mark, me, g, coarse_of[g] - c0, d);
-        } else {
-            add(mark, me, g, coarse_of[g], o);
+    // C^_i: the strong C points, and those of the strong F neighbours
+    // (theirs on any rank: hypre's S for this rank's, Sop for another's).
+    let neighbour = |mark: &mut [u64], g: usize, d: &mut Rows, o: &mut Rows| {
+        mark[g] = sf_mark;
+        for &[g1, c1] in sc.row(g).0 {
+            if (g1 as usize).wrapping_sub(first) < n {
+                add(mark, me, g1 as usize, c1 - c0, d);
+            } else {
+                add(mark, me, g1 as usize, c1, o);
+            }
         }
     };
-    // C^_i: the strong C points, and those of the strong F neighbours.
     for &j in sl.diag.row(i) {
         let g = first + j as usize;
         if cf[g] >= 0 {
             add(mark, me, g, coarse_of[g] - c0, d);
         } else if cf[g] != SF_PT {
-            mark[g] = sf_mark;
-            for &k in sl.diag.row(j as usize) {
-                let g1 = first + k as usize;
-                if cf[g1] >= 0 {
-                    add(mark, me, g1, coarse_of[g1] - c0, d);
-                }
-            }
-            for &k in sl.offd.row(j as usize) {
-                let g1 = cmap[k as usize] as usize;
-                if cf[g1] >= 0 {
-                    add(mark, me, g1, coarse_of[g1], o);
-                }
-            }
+            neighbour(mark, g, d, o);
         }
     }
     for &k in sl.offd.row(i) {
@@ -410,22 +453,7 @@ fn row(
         if cf[g] >= 0 {
             add(mark, me, g, coarse_of[g], o);
         } else if cf[g] != SF_PT {
-            mark[g] = sf_mark;
-            // Sop: the owner's strong C points of the point.
-            let (q, row) = source(comms, r, k as usize);
-            let (fq, sq, qmap) = (a.rows[q], &s[q], &a.ranks[q].col_map[..]);
-            for &k1 in sq.diag.row(row) {
-                let g1 = fq + k1 as usize;
-                if cf[g1] >= 0 {
-                    add(mark, me, g1, coarse_of[g1], o);
-                }
-            }
-            for &k1 in sq.offd.row(row) {
-                let g1 = qmap[k1 as usize] as usize;
-                if cf[g1] >= 0 {
-                    add_any(mark, g1, d, o);
-                }
-            }
+            neighbour(mark, g, d, o);
         }
     }
     // The weights. Only C points have places, so the filters on C points

@@ -91,20 +91,21 @@ pub(crate) struct Head {
 }
 
 /// Rows by global index in one flat array (a level's rows as every rank
-/// reads them), filled rank by rank in parallel.
-pub(crate) struct FlatRows {
+/// reads them), filled rank by rank in parallel; entries of type `E`
+/// ([`Entry`] unless said).
+pub(crate) struct FlatRows<E = Entry> {
     pub heads: Vec<Head>,
-    pub entries: Vec<Entry>,
+    pub entries: Vec<E>,
 }
 
-impl FlatRows {
+impl<E: bytemuck::Zeroable + Send> FlatRows<E> {
     /// Rank `r` owns rows `starts[r]..starts[r + 1]` and has `count(r)`
     /// entries; `fill(r, entries, heads)` writes them, each head's start
     /// counted from the rank's first entry.
-    pub fn build<C, F>(starts: &[usize], count: C, fill: F) -> FlatRows
+    pub fn build<C, F>(starts: &[usize], count: C, fill: F) -> FlatRows<E>
     where
         C: Fn(usize) -> usize + Sync,
-        F: Fn(usize, &mut [Entry], &mut [Head]) + Sync,
+        F: Fn(usize, &mut [E], &mut [Head]) + Sync,
     {
         let ranks = starts.len() - 1;
         let nnz: Vec<usize> = (0..ranks).into_par_iter().map(&count).collect();
@@ -112,7 +113,7 @@ impl FlatRows {
         // Zeroed pages from the system, first touched by the threads that
         // fill them: a serial fill here was a quarter of the setup's page
         // faults.
-        let mut entries: Vec<Entry> = bytemuck::zeroed_vec(total);
+        let mut entries: Vec<E> = bytemuck::zeroed_vec(total);
         let mut heads: Vec<Head> = bytemuck::zeroed_vec(starts[ranks]);
         let mut pieces = Vec::with_capacity(ranks);
         let (mut e, mut h) = (&mut entries[..], &mut heads[..]);
@@ -142,13 +143,13 @@ impl FlatRows {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
             // SAFETY: a prefetch only hints the cache (SSE is part of
             // x86_64); the address is an entry's.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(e as *const Entry as *const i8) };
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(e as *const E as *const i8) };
         }
         h
     }
 
     #[inline(always)]
-    pub fn row(&self, g: usize) -> (&[Entry], u32) {
+    pub fn row(&self, g: usize) -> (&[E], u32) {
         let h = self.heads[g];
         (&self.entries[h.start..h.start + h.len as usize], h.tag)
     }

@@ -576,7 +576,7 @@ mod tests {
             coarse_of: &coarse_of,
             coarse: &coarse,
         };
-        let ranks = ext_pi(&a, &s, &comms, &sp, None, o.trunc_factor, o.p_max_elmts);
+        let ranks = ext_pi(&a, &s, &sp, None, o.trunc_factor, o.p_max_elmts);
         let p = ParCsr {
             rows: a.rows.clone(),
             cols: coarse,

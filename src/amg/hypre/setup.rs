@@ -105,7 +105,6 @@ pub(crate) fn build_from(
         let p_ranks = interp::ext_pi(
             &current,
             &s,
-            &comms,
             &sp,
             dof.as_deref(),
             o.trunc_factor,
