@@ -7,24 +7,12 @@ use crate::amg::raw::RawCsr;
 
 /// `hypre_qsort2_abs`: by decreasing `|w|`, hypre's quicksort (middle
 /// pivot swapped to the left, Lomuto partition), so ties land where hypre
-/// puts them.
-#[cfg(test)]
-pub(crate) fn qsort2_abs(v: &mut [u32], w: &mut [f64], left: isize, right: isize) {
-    qsort2_abs_first(v, w, left, right, isize::MAX);
-}
-
-/// [`qsort2_abs`] as far as places below `keep` go: a part of the range
-/// that starts at `keep` or later is left unsorted. The partitions of a
-/// quicksort never move an entry across a pivot already placed, so the
-/// first `keep` places are what the whole sort leaves there (truncation
-/// keeps only those).
-pub(crate) fn qsort2_abs_first(
-    v: &mut [u32],
-    w: &mut [f64],
-    left: isize,
-    right: isize,
-    keep: isize,
-) {
+/// puts them; only as far as places below `keep` go (`isize::MAX`: the
+/// whole sort). A part of the range that starts at `keep` or later is
+/// left unsorted: the partitions of a quicksort never move an entry
+/// across a pivot already placed, so the first `keep` places are what the
+/// whole sort leaves there (truncation keeps only those).
+pub(crate) fn qsort2_abs(v: &mut [u32], w: &mut [f64], left: isize, right: isize, keep: isize) {
     if left >= right || left >= keep {
         return;
     }
@@ -41,8 +29,8 @@ pub(crate) fn qsort2_abs_first(
         }
     }
     swap(v, w, left as usize, last as usize);
-    qsort2_abs_first(v, w, left, last - 1, keep);
-    qsort2_abs_first(v, w, last + 1, right, keep);
+    qsort2_abs(v, w, left, last - 1, keep);
+    qsort2_abs(v, w, last + 1, right, keep);
 }
 
 /// Truncates a whole one-block matrix (the generic setup's `P`): drop
@@ -100,7 +88,7 @@ pub(crate) fn truncate_row(
     if max_elmts > 0 && len > max_elmts {
         let row_sum = vals[..len].iter().fold(0.0, |s, &x| s + x);
         let keep = max_elmts as isize;
-        qsort2_abs_first(
+        qsort2_abs(
             &mut cols[..len],
             &mut vals[..len],
             0,
@@ -154,25 +142,20 @@ mod tests {
     /// give), for every `keep`.
     #[test]
     fn the_partial_sort_places_the_first_entries_as_the_whole_sort() {
-        let mut seed = 12345u64;
-        let mut next = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize
-        };
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(12345);
         for _ in 0..2000 {
-            let n = 1 + next() % 24;
+            let n = rng.gen_range(1..=24);
             // Few distinct magnitudes, either sign: many ties.
             let w: Vec<f64> = (0..n)
-                .map(|_| (1 + next() % 5) as f64 * if next() % 2 == 0 { 0.25 } else { -0.25 })
+                .map(|_| rng.gen_range(1..=5) as f64 * if rng.gen_bool(0.5) { 0.25 } else { -0.25 })
                 .collect();
             let v: Vec<u32> = (0..n as u32).collect();
             let (mut vf, mut wf) = (v.clone(), w.clone());
-            qsort2_abs(&mut vf, &mut wf, 0, n as isize - 1);
+            qsort2_abs(&mut vf, &mut wf, 0, n as isize - 1, isize::MAX);
             for keep in 1..=n {
                 let (mut vp, mut wp) = (v.clone(), w.clone());
-                qsort2_abs_first(&mut vp, &mut wp, 0, n as isize - 1, keep as isize);
+                qsort2_abs(&mut vp, &mut wp, 0, n as isize - 1, keep as isize);
                 assert_eq!(vp[..keep], vf[..keep], "{w:?}, keep {keep}");
                 assert_eq!(wp[..keep], wf[..keep]);
             }
@@ -183,7 +166,7 @@ mod tests {
     fn qsort2_abs_orders_by_magnitude_and_keeps_pairs() {
         let mut v = vec![0, 1, 2, 3, 4];
         let mut w = vec![0.1, -0.5, 0.3, 0.5, -0.2];
-        qsort2_abs(&mut v, &mut w, 0, 4);
+        qsort2_abs(&mut v, &mut w, 0, 4, isize::MAX);
         assert!(w.windows(2).all(|p| p[0].abs() >= p[1].abs()));
         for (&i, &x) in v.iter().zip(&w) {
             assert_eq!(x, [0.1, -0.5, 0.3, 0.5, -0.2][i as usize]);
