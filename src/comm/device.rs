@@ -105,6 +105,23 @@ pub(crate) fn steps(
     }
 }
 
+/// Which ranks `strategy` aggregates over on `m`, where that differs
+/// from BenchPress's programs (`spmv/mpi_sparse_mat.cu`, whose node-aware
+/// exchange runs TAPComm over each GPU's serving ranks): the grouping
+/// charged here and BenchPress's. `None` where they agree: host
+/// strategies, one GPU a node, and `split` (each GPU's serving ranks, as
+/// BenchPress's `dup_devptr` pairs them).
+pub fn grouping(strategy: Strategy, m: &Machine) -> Option<String> {
+    let (gpus, k) = (m.gpus.as_ref()?, m.ranks_per_gpu?);
+    (strategy == Strategy::StagedNodeAware && gpus.per_node > 1).then(|| {
+        format!(
+            "node-aware-3 charged over each node's {} CPU ranks; BenchPress's node-aware \
+             exchange groups each GPU's {k} serving ranks ({} groups a node)",
+            m.ppn, gpus.per_node
+        )
+    })
+}
+
 /// The steps of device `strategy` (not `staged-node-aware`) for the
 /// standard pattern `standard` between owner ranks (ptap's).
 pub fn steps_of_standard(standard: Pattern, m: &Machine, strategy: Strategy) -> Vec<Step> {
@@ -237,6 +254,41 @@ mod tests {
             [(0, 0, 8), (2, 2, 100), (4, 4, 30), (6, 6, 50)]
         );
         assert!(steps[3].pattern.messages.iter().all(|c| c.runs == 1));
+    }
+
+    /// staged-node-aware says it aggregates over the node, not over each
+    /// GPU's serving ranks as BenchPress does; the others say nothing.
+    #[test]
+    fn staged_node_aware_names_the_grouping_it_charges() {
+        let m = machine();
+        let note = grouping(Strategy::StagedNodeAware, &m).unwrap();
+        assert!(note.contains("each node's 4 CPU ranks"), "{note}");
+        assert!(
+            note.contains("each GPU's 2 serving ranks (2 groups a node)"),
+            "{note}"
+        );
+        for s in [
+            Strategy::Split,
+            Strategy::Staged,
+            Strategy::GpuAware,
+            Strategy::NodeAware3,
+        ] {
+            assert_eq!(grouping(s, &m), None, "{}", s.name());
+        }
+        // One GPU a node: the node is the GPU's group.
+        let mut one = crate::machine::test_machine(2, 2);
+        one.sockets_per_node = 1;
+        one.gpus = m.gpus.clone().map(|g| Gpus { per_node: 1, ..g });
+        let one = one.on_devices(2).unwrap();
+        assert_eq!(grouping(Strategy::StagedNodeAware, &one), None);
+        // Data on the host: no GPU groups.
+        assert_eq!(
+            grouping(
+                Strategy::StagedNodeAware,
+                &crate::machine::test_machine(2, 4)
+            ),
+            None
+        );
     }
 
     #[test]

@@ -256,7 +256,13 @@ pub fn analyze(r: &Report, charts: &[Chart]) -> String {
             ),
         ),
         ("model", r.model.to_string()),
-        ("strategy", r.strategy.name()),
+        (
+            "strategy",
+            match crate::comm::device::grouping(r.strategy, m) {
+                Some(g) => format!("{} ({g})", r.strategy.name()),
+                None => r.strategy.name(),
+            },
+        ),
     ]);
     // Totals over the levels, term by term.
     let columns: Vec<&str> = {
