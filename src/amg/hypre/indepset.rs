@@ -139,25 +139,27 @@ pub(crate) fn indep_set(
         if mi <= 1.0 {
             continue;
         }
-        for &j in s.diag.row(i) {
-            let mj = measure[j as usize];
+        // A neighbour in the graph with a smaller measure leaves the set;
+        // one with a larger measure takes this point out (after its
+        // neighbours: no marker is read meanwhile).
+        let mut out = false;
+        let mut meet = |mj: f64, theirs: &mut i8| {
             if mj > 1.0 {
                 if mi > mj {
-                    cf[j as usize] = 0;
+                    *theirs = 0;
                 } else if mj > mi {
-                    cf[i] = 0;
+                    out = true;
                 }
             }
+        };
+        for &j in s.diag.row(i) {
+            meet(measure[j as usize], &mut cf[j as usize]);
         }
         for &j in s.offd.row(i) {
-            let mj = measure_offd[j as usize];
-            if mj > 1.0 {
-                if mi > mj {
-                    cf_offd[j as usize] = 0;
-                } else if mj > mi {
-                    cf[i] = 0;
-                }
-            }
+            meet(measure_offd[j as usize], &mut cf_offd[j as usize]);
+        }
+        if out {
+            cf[i] = 0;
         }
     }
 }

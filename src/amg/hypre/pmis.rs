@@ -169,28 +169,23 @@ pub(crate) fn pmis(s: &[LocalS], comms: &[Comm], first: Option<Vec<Vec<i8>>>) ->
                 ..
             } = k;
             live.retain(|&t| cf[c.sends[t as usize].row as usize] == 0);
-            graph.retain(|&i| {
-                let keep = cf[i as usize] == 0;
-                if !keep {
-                    measure[i as usize] = 0.0;
-                }
-                keep
-            });
-            let View {
-                cf_offd,
-                measure_offd,
-                graph_offd,
-            } = v;
-            graph_offd.retain(|&i| {
-                let keep = cf_offd[i as usize] == 0;
-                if !keep {
-                    measure_offd[i as usize] = 0.0;
-                }
-                keep
-            });
+            leave_graph(graph, cf, measure);
+            leave_graph(&mut v.graph_offd, &v.cf_offd, &mut v.measure_offd);
         });
     }
     own.into_iter().map(|k| k.cf).collect()
+}
+
+/// The decided points (marker not 0) leave `graph`, their measures set
+/// to 0: a rank's own points and its offd points alike.
+fn leave_graph(graph: &mut Vec<u32>, cf: &[i8], measure: &mut [f64]) {
+    graph.retain(|&i| {
+        let keep = cf[i as usize] == 0;
+        if !keep {
+            measure[i as usize] = 0.0;
+        }
+        keep
+    });
 }
 
 /// hypre's exchange 11: each rank's offd markers become what their
