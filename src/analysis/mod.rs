@@ -16,6 +16,7 @@ mod compare;
 pub mod cycle;
 #[cfg(feature = "mpi")]
 pub mod distributed;
+mod exchange;
 mod overlay;
 pub mod request;
 pub mod scale;
@@ -26,8 +27,9 @@ use std::path::Path;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
-pub use charge::{analyze, analyze_extracted, CopyFigures, Extracted};
+pub use charge::{analyze, analyze_extracted, Extracted};
 pub use compare::{compare, parse_variants, CompareError, Variant, VariantAnalysis, VariantError};
+pub use exchange::CopyFigures;
 pub use overlay::{check_measured, overlay, overlay_phases, OverlayError, PhaseOverlay};
 pub use request::{Held, HeldKind, Input, Outputs, Request, RequestError, Run};
 pub use scale::{ScaleRequest, Scaling};

@@ -7,7 +7,8 @@
 //!   (Tuolumne, Delta);
 //! - [`fit`]: least squares and the paper's parameter fits;
 //! - [`calibrate`]: the machine file fitted from the calibration's raw
-//!   samples ([`samples`], CSV) taken on its schedule ([`schedule`]);
+//!   samples ([`samples`], CSV) taken on its schedule ([`schedule`]), its
+//!   ping-pong fits in `rates`;
 //! - [`reproduce`]: `amgcomm models reproduce`, each model beside the
 //!   figures its paper prints and the measurements its fit came from;
 //! - [`replay`]: each rank's part of saved patterns and the measured JSON
@@ -29,6 +30,7 @@ pub mod fit;
 pub mod locality_aware;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+mod rates;
 pub mod refit;
 pub mod replay;
 pub mod reproduce;
