@@ -509,8 +509,10 @@ fn row(
             *x /= -diagonal;
         }
     }
+    // hypre's truncation changes a row only when it drops by
+    // trunc_factor or the row is longer than max_elmts.
     let len = d.cols.len() - bd + o.cols.len() - bo;
-    if (trunc_factor > 0.0 || max_elmts > 0) && len > 0 {
+    if len > 0 && (trunc_factor > 0.0 || (max_elmts > 0 && len > max_elmts)) {
         cols.clear();
         vals.clear();
         cols.extend_from_slice(&d.cols[bd..]);
