@@ -310,6 +310,7 @@ pub fn measured_cases() -> Result<Vec<Case>, ReproduceError> {
         out.extend(preset_cases(name, label, file, table, host)?);
     }
     out.extend(fitted_work_cases());
+    out.extend(device_winner_cases());
     Ok(out)
 }
 
@@ -360,6 +361,48 @@ pub fn fitted_work_cases() -> Vec<Case> {
         }
     }
     out
+}
+
+/// How often the fitted device work names the fastest GPU strategy, per
+/// layout of its table (Lassen's training runs): "paper", the decisive
+/// levels, where the measured fastest strategy leads the next by more
+/// than a fifth; "amgcomm", those of them whose fastest the model names.
+pub fn device_winner_cases() -> Vec<Case> {
+    let w = (crate::machine::presets::preset("lassen").and_then(|m| m.gpus))
+        .expect("the lassen preset has its GPUs")
+        .work;
+    let c = [w.kernel, w.aware_call, 0.0];
+    let rows =
+        crate::model::fit_table::read_table(DEVICE_WORK_TABLE).expect("a fitted table reads");
+    // Per layout and level: each strategy's (measured, modeled).
+    let mut levels: BTreeMap<(usize, usize), Vec<(f64, f64)>> = BTreeMap::new();
+    for r in &rows {
+        (levels.entry((r.ranks, r.level)).or_default())
+            .push((r.measured, crate::model::fit_table::modeled(r, &c)));
+    }
+    let fastest = |v: &[(f64, f64)], k: fn(&(f64, f64)) -> f64| {
+        (0..v.len()).min_by(|&a, &b| k(&v[a]).total_cmp(&k(&v[b])))
+    };
+    let mut marks: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    for ((ranks, _), v) in &levels {
+        let mut measured: Vec<f64> = v.iter().map(|x| x.0).collect();
+        measured.sort_by(f64::total_cmp);
+        let m = marks.entry(*ranks).or_default();
+        if measured.len() > 1 && measured[1] > 1.2 * measured[0] {
+            m.0 += 1;
+            m.1 += usize::from(fastest(v, |x| x.0) == fastest(v, |x| x.1));
+        }
+    }
+    (marks.into_iter())
+        .map(|(ranks, (decisive, right))| {
+            case(
+                &format!("Fitted device work's fastest strategy, Lassen, {ranks} ranks (levels)"),
+                decisive as f64,
+                right as f64,
+                "paper: levels whose measured fastest strategy leads by > 20%; amgcomm: those the model names (issue 52 asks 70%)",
+            )
+        })
+        .collect()
 }
 
 fn preset_cases(
