@@ -172,8 +172,10 @@ fn calibrate_writes_a_loadable_positive_machine_file() {
 /// copying (column, value) through a column map, timed here; seconds a
 /// nonzero (the fastest of 5). `ranks` threads run it at once, as
 /// calibrate's ranks share this machine's cores, and the slowest counts,
-/// as calibrate takes the slowest rank's batch.
+/// as calibrate takes the slowest rank's batch. It is a job as an mpirun
+/// is: none runs beside it.
 fn copy_loop_per_nonzero(ranks: usize) -> f64 {
+    let _one = ONE_JOB.lock().unwrap_or_else(|e| e.into_inner());
     let one = || {
         let n = 1 << 22;
         let map: Vec<i32> = (0..n as i32).map(|j| j ^ 1).collect();
