@@ -319,15 +319,21 @@ pub fn measured_cases() -> Result<Vec<Case>, ReproduceError> {
 const ROW_WORK_TABLE: &str = include_str!("../../tests/data/presets/bluewaters_row_work.csv");
 const DEVICE_WORK_TABLE: &str = include_str!("../../tests/data/presets/lassen_device_work.csv");
 
+/// Lassen's fitted device work as the table's coefficients: per kernel,
+/// per CUDA-aware call, none for the third feature.
+fn lassen_device_work() -> [f64; 3] {
+    let w = (crate::machine::presets::preset("lassen").and_then(|m| m.gpus))
+        .expect("the lassen preset has its GPUs")
+        .work;
+    [w.kernel, w.aware_call, 0.0]
+}
+
 /// Each fit of the work around the messages beside the measurements it
 /// was fitted to, level by level: Blue Waters' row work for `aa`
 /// (RAPtor's benchmark_matops, ms) and Lassen's device work for the GPU
 /// strategies (BenchPress's SpMV, us). Their median factor is the
 /// machine's `error`, the advice's close-call factor.
 pub fn fitted_work_cases() -> Vec<Case> {
-    let lassen = (crate::machine::presets::preset("lassen").and_then(|m| m.gpus))
-        .expect("the lassen preset has its GPUs");
-    let w = lassen.work;
     let tables = [
         (
             "Fitted row work, Blue Waters aa",
@@ -339,7 +345,7 @@ pub fn fitted_work_cases() -> Vec<Case> {
         (
             "Fitted device work, Lassen",
             DEVICE_WORK_TABLE,
-            [w.kernel, w.aware_call, 0.0],
+            lassen_device_work(),
             (1e6, "us"),
             "network terms and memcpy + kernel + devicempi, gpus.work (scripts/fit_device_work.sh)",
         ),
@@ -368,10 +374,7 @@ pub fn fitted_work_cases() -> Vec<Case> {
 /// levels, where the measured fastest strategy leads the next by more
 /// than a fifth; "amgcomm", those of them whose fastest the model names.
 pub fn device_winner_cases() -> Vec<Case> {
-    let w = (crate::machine::presets::preset("lassen").and_then(|m| m.gpus))
-        .expect("the lassen preset has its GPUs")
-        .work;
-    let c = [w.kernel, w.aware_call, 0.0];
+    let c = lassen_device_work();
     let rows =
         crate::model::fit_table::read_table(DEVICE_WORK_TABLE).expect("a fitted table reads");
     // Per layout and level: each strategy's (measured, modeled).

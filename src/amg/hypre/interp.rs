@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use super::parcsr::{Entry, FlatRows, Head, Local, ParCsr};
 use super::strength::{Dof, LocalS};
 use super::tasks::{par_rows, Rows};
-use super::trunc::truncate_row;
+use super::trunc::{changes_row, truncate_row};
 use super::SF_PT;
 
 /// A splitting as every rank knows it, by global fine index: the C/F
@@ -509,10 +509,8 @@ fn row(
             *x /= -diagonal;
         }
     }
-    // hypre's truncation changes a row only when it drops by
-    // trunc_factor or the row is longer than max_elmts.
     let len = d.cols.len() - bd + o.cols.len() - bo;
-    if len > 0 && (trunc_factor > 0.0 || (max_elmts > 0 && len > max_elmts)) {
+    if changes_row(len, trunc_factor, max_elmts) {
         cols.clear();
         vals.clear();
         cols.extend_from_slice(&d.cols[bd..]);

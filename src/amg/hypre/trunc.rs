@@ -54,6 +54,13 @@ pub(crate) fn truncate(p: &RawCsr, trunc_factor: f64, max_elmts: usize) -> RawCs
     })
 }
 
+/// Whether [`truncate_row`] can change a row of `len` entries: it drops
+/// entries only by `trunc_factor`, or beyond `max_elmts`.
+#[inline]
+pub(crate) fn changes_row(len: usize, trunc_factor: f64, max_elmts: usize) -> bool {
+    len > 0 && (trunc_factor > 0.0 || (max_elmts > 0 && len > max_elmts))
+}
+
 /// One row, in place: its new length. Entries kept by `trunc_factor`
 /// stay in order; those kept by `max_elmts` come in hypre's sorted order.
 pub(crate) fn truncate_row(
