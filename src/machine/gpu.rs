@@ -79,6 +79,12 @@ pub struct DeviceWork {
     /// Seconds per exchange of device buffers through a CUDA-aware MPI,
     /// besides its messages (term `devicempi`).
     pub aware_call: f64,
+    /// Seconds per round of a device strategy's messages through the
+    /// host (each blocking exchange between the GPUs' ranks), besides its
+    /// messages (term `hostround`). BenchPress's looped exchanges between
+    /// every GPU's ranks cost this much more than its ping-pongs predict.
+    #[serde(default)]
+    pub round: f64,
     /// The demonstrated error of the device strategies' model on the
     /// table it was fitted to, as a factor (0 or 1: none given); the
     /// advice calls device strategies a close call within it.
@@ -136,6 +142,7 @@ impl Gpus {
         for (name, x) in [
             ("kernel", self.work.kernel),
             ("aware_call", self.work.aware_call),
+            ("round", self.work.round),
         ] {
             if !(x.is_finite() && (0.0..=1.0).contains(&x)) {
                 return Err(Invalid(format!(

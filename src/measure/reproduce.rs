@@ -319,13 +319,14 @@ pub fn measured_cases() -> Result<Vec<Case>, ReproduceError> {
 const ROW_WORK_TABLE: &str = include_str!("../../tests/data/presets/bluewaters_row_work.csv");
 const DEVICE_WORK_TABLE: &str = include_str!("../../tests/data/presets/lassen_device_work.csv");
 
-/// Lassen's fitted device work as the table's coefficients: per kernel,
-/// per CUDA-aware call, none for the third feature.
+/// Lassen's device work as the table's coefficients: per kernel (the
+/// table has none: its program launches no kernel), per CUDA-aware call,
+/// per round of host messages.
 fn lassen_device_work() -> [f64; 3] {
     let w = (crate::machine::presets::preset("lassen").and_then(|m| m.gpus))
         .expect("the lassen preset has its GPUs")
         .work;
-    [w.kernel, w.aware_call, 0.0]
+    [w.kernel, w.aware_call, w.round]
 }
 
 /// Each fit of the work around the messages beside the measurements it
@@ -347,7 +348,7 @@ pub fn fitted_work_cases() -> Vec<Case> {
             DEVICE_WORK_TABLE,
             lassen_device_work(),
             (1e6, "us"),
-            "network terms and memcpy + kernel + devicempi, gpus.work (scripts/fit_device_work.sh)",
+            "the messages' terms + devicempi + hostround (BenchPress's comm-only program: no copy, no kernel), gpus.work (scripts/fit_device_work.sh)",
         ),
     ];
     let mut out = Vec::new();

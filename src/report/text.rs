@@ -88,8 +88,8 @@ pub fn machine(m: &Machine) -> String {
         );
         let d = &g.params;
         s += &format!(
-            "device messages: short < {} B <= eager < {} B <= rend, R_N = {:.1e} B/s; kernel {:.1e} s, GPU-aware call {:.1e} s\n",
-            d.eager_threshold, d.rendezvous_threshold, d.r_n, g.work.kernel, g.work.aware_call
+            "device messages: short < {} B <= eager < {} B <= rend, R_N = {:.1e} B/s; kernel {:.1e} s, GPU-aware call {:.1e} s, host round {:.1e} s\n",
+            d.eager_threshold, d.rendezvous_threshold, d.r_n, g.work.kernel, g.work.aware_call, g.work.round
         );
         s += &rate_rows(&d.rates);
     }

@@ -44,7 +44,7 @@ pub static ROW_WORK: [&Term; 2] = [&rowwork::COPY, &rowwork::PACK];
 
 /// The work around the messages of device data that
 /// [`crate::model::Model::for_run`] implies for device strategies.
-pub static DEVICE_WORK: [&Term; 2] = [&devicework::KERNEL, &devicework::AWARE];
+pub static DEVICE_WORK: [&Term; 3] = [&devicework::KERNEL, &devicework::AWARE, &devicework::ROUND];
 
 /// Every term, in report order: the rate terms, the queue terms, then the
 /// others. A model's cost lists its terms in this order and sums them in
@@ -68,6 +68,7 @@ pub static REGISTRY: &[&Term] = &[
     &memcpy::TERM,
     &devicework::KERNEL,
     &devicework::AWARE,
+    &devicework::ROUND,
 ];
 
 /// One cost term.
