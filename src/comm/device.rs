@@ -6,14 +6,24 @@
 //! - `staged`: each GPU copies what it sends to the host (`to-host`), the
 //!   owners exchange host buffers (`host`), each GPU copies what it
 //!   received back (`to-device`);
-//! - `staged-node-aware`: the same with `node-aware-3`'s steps between
-//!   the CPU ranks in place of `host`;
-//! - `split`: staged, but each GPU's inter-node bytes, in order of
-//!   destination, are cut into `ranks_per_gpu` equal runs, run `k` sent by
-//!   the GPU's `k`-th serving rank to the destination GPU's `k`-th (the
-//!   papers' split strategy with a duplicated device pointer: every
-//!   serving rank copies its run itself). On-node messages stay between
-//!   owners.
+//! - `staged-node-aware`: the same with node-aware-3's rounds over each
+//!   GPU's serving ranks in place of `host`, as BenchPress runs RAPtor's
+//!   TAPComm with the GPU's ranks as the "node": the owner hands each
+//!   serving rank what it sends (`to-senders`), the serving ranks
+//!   exchange the GPUs' messages (`global`), each hands what it received
+//!   to its owner (`to-owner`);
+//! - `split`: the same `global` round, each serving rank copying what it
+//!   sends and receives itself through a duplicated device pointer
+//!   (BenchPress's `dup_devptr_node_aware`), no round inside the GPU.
+//!
+//! TAPComm's `global` round (RAPtor `tap_comm.cpp` at BenchPress's
+//! submodule b34bd19): each GPU of one owner, no value is merged, so every
+//! standard message is one global message. The receiving GPU orders its
+//! sources by decreasing size and the `j`-th is received by its serving
+//! rank `j mod k`; the sending GPU orders its destinations by decreasing
+//! size and the `i`-th is sent by its serving rank `k - 1 - (i mod k)`
+//! (`form_local_R_par_comm`, `form_global_par_comm`; ties, which
+//! `std::sort` leaves unordered, in GPU order).
 //!
 //! A copy step's messages are `(r, r, bytes)`: rank `r` copies `bytes`
 //! between its GPU and the host; their `runs` count the kernels rank `r`
@@ -28,14 +38,8 @@ use super::{Message, Pattern};
 use crate::machine::{Copy, Machine};
 
 /// The steps of device `strategy` from the standard exchange `standard`
-/// (a host step between owner ranks); `node_aware` gives node-aware-3's
-/// steps of the same exchange.
-pub(crate) fn steps(
-    standard: Step,
-    m: &Machine,
-    strategy: Strategy,
-    node_aware: impl FnOnce() -> Vec<Step>,
-) -> Vec<Step> {
+/// (a host step between owner ranks).
+pub(crate) fn steps(standard: Step, m: &Machine, strategy: Strategy) -> Vec<Step> {
     let op = standard.pattern.op;
     let copies = |name, way, kernels: u32, per_rank: Vec<(u32, u64)>| Step {
         name,
@@ -53,6 +57,11 @@ pub(crate) fn steps(
         },
         kind: StepKind::Copy(way),
     };
+    let host = |name, pattern| Step {
+        name,
+        pattern,
+        kind: StepKind::Host,
+    };
     let sent = |p: &Pattern| totals(p, m.ranks(), |msg| msg.from);
     let received = |p: &Pattern| totals(p, m.ranks(), |msg| msg.to);
     match strategy {
@@ -61,43 +70,35 @@ pub(crate) fn steps(
             kind: StepKind::Device,
             ..standard
         }],
-        Strategy::Staged | Strategy::StagedNodeAware => {
+        Strategy::Staged => {
             let (to_host, to_device) = (sent(&standard.pattern), received(&standard.pattern));
-            let mut out = vec![copies("to-host", Copy::ToHost, 1, to_host)];
-            match strategy {
-                Strategy::Staged => out.push(Step {
-                    name: "host",
-                    ..standard
-                }),
-                _ => out.extend(node_aware()),
-            }
-            let unpack = u32::from(strategy == Strategy::StagedNodeAware);
-            out.push(copies("to-device", Copy::ToDevice, unpack, to_device));
-            out
-        }
-        Strategy::Split => {
-            let (on_node, inter) = split(&standard.pattern, m);
-            // Each serving rank copies what it sends and what it receives.
-            let both = |f: &dyn Fn(&Pattern) -> Vec<(u32, u64)>| {
-                let mut v = f(&on_node);
-                for (x, y) in v.iter_mut().zip(f(&inter)) {
-                    x.1 += y.1;
-                }
-                v
-            };
-            let (to_host, to_device) = (both(&sent), both(&received));
             vec![
                 copies("to-host", Copy::ToHost, 1, to_host),
                 Step {
-                    name: "on-node",
-                    pattern: on_node,
-                    kind: StepKind::Host,
+                    name: "host",
+                    ..standard
                 },
-                Step {
-                    name: "inter-node",
-                    pattern: inter,
-                    kind: StepKind::Host,
-                },
+                copies("to-device", Copy::ToDevice, 0, to_device),
+            ]
+        }
+        Strategy::StagedNodeAware => {
+            let (to_host, to_device) = (sent(&standard.pattern), received(&standard.pattern));
+            let tap = Tap::of(&standard.pattern, m);
+            vec![
+                copies("to-host", Copy::ToHost, 1, to_host),
+                host("to-senders", tap.to_senders),
+                host("global", tap.global),
+                host("to-owner", tap.to_owners),
+                copies("to-device", Copy::ToDevice, 1, to_device),
+            ]
+        }
+        Strategy::Split => {
+            let global = Tap::of(&standard.pattern, m).global;
+            // Each serving rank copies what it sends and what it receives.
+            let (to_host, to_device) = (sent(&global), received(&global));
+            vec![
+                copies("to-host", Copy::ToHost, 1, to_host),
+                host("global", global),
                 copies("to-device", Copy::ToDevice, 1, to_device),
             ]
         }
@@ -105,34 +106,91 @@ pub(crate) fn steps(
     }
 }
 
-/// Which ranks `strategy` aggregates over on `m`, where that differs
-/// from BenchPress's programs (`spmv/mpi_sparse_mat.cu`, whose node-aware
-/// exchange runs TAPComm over each GPU's serving ranks): the grouping
-/// charged here and BenchPress's. `None` where they agree: host
-/// strategies, one GPU a node, and `split` (each GPU's serving ranks, as
-/// BenchPress's `dup_devptr` pairs them).
+/// TAPComm's rounds over each GPU's serving ranks for a standard pattern
+/// between the GPUs' owners (module doc): the owners' hand-over to the
+/// serving ranks that send (none to itself), the global messages, the
+/// hand-over from the serving ranks that received to their owners.
+struct Tap {
+    to_senders: Pattern,
+    global: Pattern,
+    to_owners: Pattern,
+}
+
+impl Tap {
+    fn of(p: &Pattern, m: &Machine) -> Tap {
+        let k = m.ranks_per_gpu.unwrap_or(1);
+        let gpu = |r: u32| m.gpu_of(r as usize);
+        // Each message's place among its sender's, then its receiver's,
+        // messages: by decreasing size, ties in GPU order.
+        let place = |key: &dyn Fn(&Message) -> (u32, usize)| {
+            let mut order: Vec<usize> = (0..p.messages.len()).collect();
+            order.sort_by_key(|&i| {
+                let x = &p.messages[i];
+                let (owner, other) = key(x);
+                (owner, std::cmp::Reverse(x.bytes), other)
+            });
+            let mut at = vec![0usize; p.messages.len()];
+            for w in 0..order.len() {
+                let same =
+                    w > 0 && key(&p.messages[order[w - 1]]).0 == key(&p.messages[order[w]]).0;
+                at[order[w]] = if same { at[order[w - 1]] + 1 } else { 0 };
+            }
+            at
+        };
+        let out = place(&|x| (x.from, gpu(x.to)));
+        let inn = place(&|x| (x.to, gpu(x.from)));
+        let mut hand_over = std::collections::BTreeMap::new();
+        let mut hand_back = std::collections::BTreeMap::new();
+        let mut global = Vec::with_capacity(p.messages.len());
+        for (i, x) in p.messages.iter().enumerate() {
+            let sender = m.serving(x.from as usize)[k - 1 - out[i] % k] as u32;
+            let receiver = m.serving(x.to as usize)[inn[i] % k] as u32;
+            global.push((sender, receiver, x.bytes));
+            if sender != x.from {
+                *hand_over.entry((x.from, sender)).or_insert(0) += x.bytes;
+            }
+            if receiver != x.to {
+                *hand_back.entry((receiver, x.to)).or_insert(0) += x.bytes;
+            }
+        }
+        let pattern = |raw: Vec<(u32, u32, u64)>| Pattern::new(p.op, raw, m.ranks());
+        let flat = |map: std::collections::BTreeMap<(u32, u32), u64>| {
+            map.into_iter().map(|((f, t), b)| (f, t, b)).collect()
+        };
+        Tap {
+            to_senders: pattern(flat(hand_over)),
+            global: pattern(global),
+            to_owners: pattern(flat(hand_back)),
+        }
+    }
+}
+
+/// The ranks `strategy` aggregates over on `m` where that is not the
+/// node: `staged-node-aware` runs node-aware-3 over each GPU's serving
+/// ranks, as BenchPress's programs do (`spmv/mpi_sparse_mat.cu`: TAPComm
+/// with each GPU's ranks as its "node"), not over the node's CPU ranks.
+/// `None` for the others and with one GPU a node (the node is then the
+/// GPU's group).
 pub fn grouping(strategy: Strategy, m: &Machine) -> Option<String> {
     let (gpus, k) = (m.gpus.as_ref()?, m.ranks_per_gpu?);
     (strategy == Strategy::StagedNodeAware && gpus.per_node > 1).then(|| {
         format!(
-            "node-aware-3 charged over each node's {} CPU ranks; BenchPress's node-aware \
-             exchange groups each GPU's {k} serving ranks ({} groups a node)",
+            "node-aware-3 over each GPU's {k} serving ranks, as BenchPress groups them, \
+             not over the node's {} CPU ranks: {} groups a node",
             m.ppn, gpus.per_node
         )
     })
 }
 
-/// The steps of device `strategy` (not `staged-node-aware`) for the
-/// standard pattern `standard` between owner ranks (ptap's).
+/// The steps of device `strategy` for the standard pattern `standard`
+/// between owner ranks (ptap's).
 pub fn steps_of_standard(standard: Pattern, m: &Machine, strategy: Strategy) -> Vec<Step> {
     let standard = Step {
         name: "standard",
         pattern: standard,
         kind: StepKind::Host,
     };
-    steps(standard, m, strategy, || {
-        unreachable!("no node-aware steps of a bare pattern")
-    })
+    steps(standard, m, strategy)
 }
 
 /// A copy step's bytes per GPU, keyed by the GPU's owner rank: the
@@ -162,34 +220,6 @@ fn totals(p: &Pattern, ranks: usize, rank: impl Fn(&Message) -> u32) -> Vec<(u32
         t[rank(msg) as usize] += msg.bytes;
     }
     (0..ranks as u32).zip(t).collect()
-}
-
-/// The split strategy's messages (BenchPress's `dup_devptr_node_aware`:
-/// RAPtor's TAPComm global step with each GPU's serving ranks as its
-/// locality): the message from GPU `a` to GPU `b` goes from `a`'s serving
-/// rank `b mod k` to `b`'s serving rank `a mod k`, each serving rank
-/// copying its own messages straight from or to the owner's device
-/// buffers. Messages between GPUs of one node go the same way; the first
-/// pattern (kept for the steps' shape) is empty.
-fn split(p: &Pattern, m: &Machine) -> (Pattern, Pattern) {
-    let gpu = |r: u32| m.gpu_of(r as usize);
-    let raw: Vec<(u32, u32, u64)> = (p.messages.iter())
-        .map(|x| {
-            let (from, to) = (m.serving(x.from as usize), m.serving(x.to as usize));
-            let (a, b) = (gpu(x.from), gpu(x.to));
-            (
-                from[b % from.len()] as u32,
-                to[a % to.len()] as u32,
-                x.bytes,
-            )
-        })
-        .collect();
-    let op = p.op;
-    let none = Pattern {
-        op,
-        messages: Vec::new(),
-    };
-    (none, Pattern::new(op, raw, m.ranks()))
 }
 
 #[cfg(test)]
@@ -228,43 +258,91 @@ mod tests {
         p.messages.iter().map(|x| (x.from, x.to, x.bytes)).collect()
     }
 
+    /// TAPComm's global round by hand. Owner 0 (GPU 0) sends 100 B to
+    /// owner 2 (GPU 1), 50 B to 6, 30 B to 4; owner 2 sends 40 B to 4;
+    /// owner 4 sends 8 B to 0. Senders: each GPU's destinations by
+    /// decreasing size, the i-th from serving rank 1 - (i mod 2): GPU 0
+    /// sends 100 from rank 1, 50 from rank 0, 30 from rank 1; GPU 1 its 40
+    /// from rank 3; GPU 2 its 8 from rank 5. Receivers: each GPU's sources
+    /// by decreasing size, the j-th at serving rank j mod 2: GPU 2 takes
+    /// 40 (from GPU 1) at rank 4 and 30 (from GPU 0) at rank 5; every
+    /// other GPU receives once, at its owner.
+    fn standard_five() -> Step {
+        standard(&[(0, 2, 100), (0, 4, 30), (0, 6, 50), (2, 4, 40), (4, 0, 8)])
+    }
+
+    const GLOBAL: [(u32, u32, u64); 5] =
+        [(0, 6, 50), (1, 2, 100), (1, 5, 30), (3, 4, 40), (5, 0, 8)];
+
     #[test]
-    fn split_sends_each_gpu_pair_through_one_serving_rank_each_side() {
+    fn split_sends_tapcomms_global_round_and_each_rank_copies_its_own() {
         let m = machine();
-        // Owner 0 (GPU 0): 100 B to owner 2 (GPU 1, on node), 30 B to 4
-        // (GPU 2) and 50 B to 6 (GPU 3); owner 4 (GPU 2) 8 B to owner 0.
-        let s = standard(&[(0, 2, 100), (0, 4, 30), (0, 6, 50), (4, 0, 8)]);
-        let steps = steps(s, &m, Strategy::Split, Vec::new);
+        let steps = steps(standard_five(), &m, Strategy::Split);
         let names: Vec<&str> = steps.iter().map(|s| s.name).collect();
-        assert_eq!(names, ["to-host", "on-node", "inter-node", "to-device"]);
-        assert!(steps[1].pattern.messages.is_empty());
-        // GPU a -> b: a's serving rank b mod 2 to b's serving rank a mod 2.
-        assert_eq!(
-            triples(&steps[2].pattern),
-            [(0, 4, 30), (1, 2, 100), (1, 6, 50), (4, 0, 8)]
-        );
+        assert_eq!(names, ["to-host", "global", "to-device"]);
+        assert_eq!(triples(&steps[1].pattern), GLOBAL);
         // Copies: each serving rank its own bytes, both ways; one kernel
         // each (pack, then unpack).
         assert_eq!(
             triples(&steps[0].pattern),
-            [(0, 0, 30), (1, 1, 150), (4, 4, 8)]
+            [(0, 0, 50), (1, 1, 130), (3, 3, 40), (5, 5, 8)]
         );
         assert_eq!(
-            triples(&steps[3].pattern),
-            [(0, 0, 8), (2, 2, 100), (4, 4, 30), (6, 6, 50)]
+            triples(&steps[2].pattern),
+            [(0, 0, 8), (2, 2, 100), (4, 4, 40), (5, 5, 30), (6, 6, 50)]
         );
-        assert!(steps[3].pattern.messages.iter().all(|c| c.runs == 1));
+        assert!(steps[2].pattern.messages.iter().all(|c| c.runs == 1));
     }
 
-    /// staged-node-aware says it aggregates over the node, not over each
-    /// GPU's serving ranks as BenchPress does; the others say nothing.
+    #[test]
+    fn staged_node_aware_runs_tapcomm_over_each_gpus_ranks() {
+        let m = machine();
+        let steps = steps(standard_five(), &m, Strategy::StagedNodeAware);
+        let names: Vec<&str> = steps.iter().map(|s| s.name).collect();
+        assert_eq!(
+            names,
+            ["to-host", "to-senders", "global", "to-owner", "to-device"]
+        );
+        // The owners copy everything, as in staged, with an unpack kernel
+        // after the copy in.
+        assert_eq!(
+            triples(&steps[0].pattern),
+            [(0, 0, 180), (2, 2, 40), (4, 4, 8)]
+        );
+        assert_eq!(
+            triples(&steps[4].pattern),
+            [(0, 0, 8), (2, 2, 100), (4, 4, 70), (6, 6, 50)]
+        );
+        assert!(steps[4].pattern.messages.iter().all(|c| c.runs == 1));
+        // Each owner hands its sending ranks their bytes (rank 0 sends its
+        // 50 itself), the same global round as split, and rank 5 hands
+        // GPU 2's owner the 30 B it received for it.
+        assert_eq!(
+            triples(&steps[1].pattern),
+            [(0, 1, 130), (2, 3, 40), (4, 5, 8)]
+        );
+        assert_eq!(triples(&steps[2].pattern), GLOBAL);
+        assert_eq!(triples(&steps[3].pattern), [(5, 4, 30)]);
+        for k in [1, 2, 3] {
+            assert_eq!(steps[k].kind, StepKind::Host);
+            // Every round stays within the ranks' GPUs: hand-overs inside
+            // one GPU's ranks, global messages between GPUs.
+            for x in &steps[k].pattern.messages {
+                let same = m.gpu_of(x.from as usize) == m.gpu_of(x.to as usize);
+                assert_eq!(same, k != 2, "{k}: {x:?}");
+            }
+        }
+    }
+
+    /// staged-node-aware says it aggregates over each GPU's serving
+    /// ranks, not the node's; the others say nothing.
     #[test]
     fn staged_node_aware_names_the_grouping_it_charges() {
         let m = machine();
         let note = grouping(Strategy::StagedNodeAware, &m).unwrap();
-        assert!(note.contains("each node's 4 CPU ranks"), "{note}");
+        assert!(note.contains("each GPU's 2 serving ranks"), "{note}");
         assert!(
-            note.contains("each GPU's 2 serving ranks (2 groups a node)"),
+            note.contains("not over the node's 4 CPU ranks: 2 groups a node"),
             "{note}"
         );
         for s in [
@@ -295,7 +373,7 @@ mod tests {
     fn staged_copies_what_each_owner_sends_and_receives() {
         let m = machine();
         let s = standard(&[(0, 2, 100), (0, 4, 30), (6, 0, 8)]);
-        let st = steps(s.clone(), &m, Strategy::Staged, Vec::new);
+        let st = steps(s.clone(), &m, Strategy::Staged);
         let names: Vec<&str> = st.iter().map(|s| s.name).collect();
         assert_eq!(names, ["to-host", "host", "to-device"]);
         assert_eq!(triples(&st[0].pattern), [(0, 0, 130), (6, 6, 8)]);
@@ -308,7 +386,7 @@ mod tests {
         // in (the values land in place).
         assert!(st[0].pattern.messages.iter().all(|c| c.runs == 1));
         assert!(st[2].pattern.messages.iter().all(|c| c.runs == 0));
-        let g = steps(s, &m, Strategy::GpuAware, Vec::new);
+        let g = steps(s, &m, Strategy::GpuAware);
         assert_eq!((g.len(), g[0].kind), (1, StepKind::Device));
     }
 }

@@ -186,10 +186,7 @@ fn along(
         return vec![step("standard", standard)];
     }
     if strategy.is_device() {
-        // Through the host with node-aware-3: its steps between the CPU
-        // ranks (the GPUs' helpers among them).
-        let node_aware = || along(op, needed, weight, m, Strategy::NodeAware3, reversed);
-        return super::device::steps(step("standard", standard), m, strategy, node_aware);
+        return super::device::steps(step("standard", standard), m, strategy);
     }
     // Values of sender q needed anywhere on node B: (q, B, j), deduplicated.
     let mut by_sender: Vec<(u32, u32, u32)> =

@@ -38,11 +38,11 @@ pub enum Strategy {
     /// Data on the GPUs: one device-to-host copy per GPU, the standard
     /// exchange between host buffers, one host-to-device copy.
     Staged,
-    /// Data on the GPUs: copied to the host, exchanged by the CPU ranks
-    /// with `node-aware-3`, copied back.
+    /// Data on the GPUs: copied to the host, exchanged with node-aware-3
+    /// over each GPU's serving ranks (BenchPress's TAPComm), copied back.
     StagedNodeAware,
-    /// Data on the GPUs: staged, each GPU's inter-node bytes spread
-    /// evenly over the CPU ranks that serve it.
+    /// Data on the GPUs: each GPU's messages spread over its serving
+    /// ranks (TAPComm's global round), each rank copying its own.
     Split,
 }
 
