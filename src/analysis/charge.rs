@@ -91,12 +91,8 @@ pub fn analyze(
         if let (true, Some(p)) = (o.ops.has(Op::Ptap), &level.p) {
             let pat = comm::ptap(&level.a, p, part, &layout.levels[l + 1], m);
             if o.strategy.is_device() {
-                // No node-aware ptap: staged-node-aware stages it as staged.
-                let strategy = match o.strategy {
-                    Strategy::StagedNodeAware => Strategy::Staged,
-                    s => s,
-                };
-                let steps = comm::device::steps_of_standard(pat, m, strategy);
+                // The device strategies need only the owners' pattern.
+                let steps = comm::device::steps_of_standard(pat, m, o.strategy);
                 exchanges.push((Op::Ptap, Exchanged::steps(Op::Ptap, steps, m, sites), None));
             } else {
                 let summary = comm::summarize_on(&pat, places);
@@ -490,6 +486,44 @@ mod tests {
         let (a, gpu) = blocks(8, 8192, |g, i| vec![((g + 4) % 8) * 8192 + i]);
         let t = totals(&m, &a, &gpu);
         assert_eq!(best(&t), Strategy::GpuAware, "{t:?}");
+    }
+
+    /// ptap under a device strategy takes the strategy's steps from the
+    /// owners' ptap messages, staged-node-aware's TAPComm rounds too.
+    #[test]
+    fn ptap_takes_each_device_strategys_steps() {
+        let a = Problem::new(Kind::Poisson3d, 8).generate().unwrap().csr;
+        let h = build(&a, &Preset::Hypre.options(), &mut |_, _| {}).unwrap();
+        let m = crate::machine::presets::preset("lassen")
+            .unwrap()
+            .allocated(Some(2), None, None, None)
+            .unwrap()
+            .on_devices(2)
+            .unwrap();
+        let fine = Partition::contiguous(a.rows(), m.owners().ranks());
+        let layout = Layout::new(&h, fine, CoarseRule::Inherit).spread(&m);
+        for (strategy, names) in [
+            (
+                Strategy::StagedNodeAware,
+                &["to-host", "to-senders", "global", "to-owner", "to-device"][..],
+            ),
+            (Strategy::Split, &["to-host", "global", "to-device"][..]),
+            (Strategy::Staged, &["to-host", "host", "to-device"][..]),
+        ] {
+            let o = Options {
+                strategy,
+                ops: comm::Ops::of(&[Op::Spmv, Op::Ptap]),
+                ..Options::default()
+            };
+            let r = analyze(&h, &layout, &m, &o).unwrap();
+            let level = &r.levels[0];
+            for op in [Op::Spmv, Op::Ptap] {
+                let x = level.ops.iter().find(|x| x.op == op).unwrap();
+                let got: Vec<&str> = x.steps.iter().map(|s| s.name.as_str()).collect();
+                assert_eq!(got, names, "{} {}", strategy.name(), op.name());
+                assert!(x.cost.total > 0.0);
+            }
+        }
     }
 
     #[test]
