@@ -8,7 +8,8 @@
 # spmv/mpi_sparse_mat_comm_only, whose timed strategies make MPI calls
 # and nothing else (its disassembly: init_comm and finalize_comm, or
 # nap_communicate; no kernel, no cudaMemcpyAsync, no stream
-# synchronisation), so each strategy is set beside its message steps
+# synchronisation; scripts/benchpress_comm_only_calls.sh prints them), so
+# each strategy is set beside its message steps
 # alone: amgcomm's modeled seconds without memcpy, kernel, devicempi and
 # hostround.
 # Analyse gen:aniso2d:2000 on 32 Lassen nodes at 3 and 5 ranks per GPU
