@@ -17,8 +17,8 @@
 //!   (BenchPress's `dup_devptr_node_aware`), no round inside the GPU.
 //!
 //! TAPComm's `global` round (RAPtor `tap_comm.cpp` at BenchPress's
-//! submodule b34bd19): each GPU of one owner, no value is merged, so every
-//! standard message is one global message. The receiving GPU orders its
+//! submodule b34bd19): each GPU has one owner, so no value is merged and
+//! every standard message is one global message. The receiving GPU orders its
 //! sources by decreasing size and the `j`-th is received by its serving
 //! rank `j mod k`; the sending GPU orders its destinations by decreasing
 //! size and the `i`-th is sent by its serving rank `k - 1 - (i mod k)`
@@ -120,6 +120,11 @@ impl Tap {
     fn of(p: &Pattern, m: &Machine) -> Tap {
         let k = m.ranks_per_gpu.unwrap_or(1);
         let gpu = |r: u32| m.gpu_of(r as usize);
+        // Serving rank `l` of the GPU `owner` owns ([`Machine::serving`]).
+        let serving = |owner: u32, l: usize| {
+            let r = owner as usize;
+            m.rank_at(m.node_of(r), m.local_of(r) / k * k + l) as u32
+        };
         // Each message's place among its sender's, then its receiver's,
         // messages: by decreasing size, ties in GPU order.
         let place = |key: &dyn Fn(&Message) -> (u32, usize)| {
@@ -143,8 +148,8 @@ impl Tap {
         let mut hand_back = std::collections::BTreeMap::new();
         let mut global = Vec::with_capacity(p.messages.len());
         for (i, x) in p.messages.iter().enumerate() {
-            let sender = m.serving(x.from as usize)[k - 1 - out[i] % k] as u32;
-            let receiver = m.serving(x.to as usize)[inn[i] % k] as u32;
+            let sender = serving(x.from, k - 1 - out[i] % k);
+            let receiver = serving(x.to, inn[i] % k);
             global.push((sender, receiver, x.bytes));
             if sender != x.from {
                 *hand_over.entry((x.from, sender)).or_insert(0) += x.bytes;
