@@ -217,7 +217,7 @@ where
     let kind = if s.weak { "weak" } else { "strong" };
     let input = s.points.first().map_or("", |p| p.input.as_str());
     let root = root.titled(
-        &format!("{} time per level against nodes ({kind} scaling, {input}): lines modeled, circles measured", op.name()),
+        &format!("{} time per level against nodes ({kind} scaling, {input}): dots and lines modeled, circles measured", op.name()),
         ("sans-serif", 16),
     )?;
     let panels = root.split_evenly((1, s.strategies.len().max(1)));
@@ -260,6 +260,11 @@ where
             if line.is_empty() {
                 continue;
             }
+            // A dot at every modeled point: a sweep of one point has no line.
+            let modeled = line
+                .iter()
+                .map(|&(x, y)| Circle::new((x, y), 3, color.filled()));
+            chart.draw_series(modeled)?;
             chart
                 .draw_series(LineSeries::new(line, color.stroke_width(2)))?
                 .label(format!("L{l}"))
