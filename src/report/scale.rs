@@ -226,7 +226,8 @@ where
         nodes.first().copied().unwrap_or(1.0),
         nodes.last().copied().unwrap_or(1.0),
     );
-    let (x0, x1) = (x0 / 1.5, (x1 * 1.5).max(x0 * 3.0));
+    // Room on the right for the legend, clear of the last points.
+    let (x0, x1) = (x0 / 1.5, (x1 * 5.0).max(x0 * 10.0));
     let all = (s.points.iter()).flat_map(|p| {
         (0..s.strategies.len()).flat_map(move |k| {
             (0..p.levels())
