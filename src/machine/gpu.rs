@@ -73,8 +73,9 @@ impl Memory {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeviceWork {
-    /// Seconds per pack or unpack kernel: its launch and the stream
-    /// synchronisation after it (term `kernel`).
+    /// Seconds per pack or unpack kernel: its launch and run, queued on
+    /// the stream with the copy whose synchronisation it shares (term
+    /// `kernel`).
     pub kernel: f64,
     /// Seconds per exchange of device buffers through a CUDA-aware MPI,
     /// besides its messages (term `devicempi`).
