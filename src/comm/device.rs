@@ -120,25 +120,23 @@ impl Tap {
     fn of(p: &Pattern, m: &Machine) -> Tap {
         let k = m.ranks_per_gpu.unwrap_or(1);
         let gpu = |r: u32| m.gpu_of(r as usize);
-        // Serving rank `l` of the GPU `owner` owns ([`Machine::serving`]).
-        let serving = |owner: u32, l: usize| {
-            let r = owner as usize;
-            m.rank_at(m.node_of(r), m.local_of(r) / k * k + l) as u32
-        };
+        let serving = |owner: u32, l: usize| m.serving_rank(owner as usize, l) as u32;
         // Each message's place among its sender's, then its receiver's,
         // messages: by decreasing size, ties in GPU order.
         let place = |key: &dyn Fn(&Message) -> (u32, usize)| {
-            let mut order: Vec<usize> = (0..p.messages.len()).collect();
-            order.sort_by_key(|&i| {
-                let x = &p.messages[i];
-                let (owner, other) = key(x);
-                (owner, std::cmp::Reverse(x.bytes), other)
-            });
-            let mut at = vec![0usize; p.messages.len()];
-            for w in 0..order.len() {
-                let same =
-                    w > 0 && key(&p.messages[order[w - 1]]).0 == key(&p.messages[order[w]]).0;
-                at[order[w]] = if same { at[order[w - 1]] + 1 } else { 0 };
+            let keys: Vec<_> = (p.messages.iter())
+                .map(|x| {
+                    let (owner, other) = key(x);
+                    (owner, std::cmp::Reverse(x.bytes), other)
+                })
+                .collect();
+            let mut order: Vec<usize> = (0..keys.len()).collect();
+            order.sort_unstable_by_key(|&i| keys[i]);
+            let mut at = vec![0usize; keys.len()];
+            for w in 1..order.len() {
+                if keys[order[w - 1]].0 == keys[order[w]].0 {
+                    at[order[w]] = at[order[w - 1]] + 1;
+                }
             }
             at
         };

@@ -244,8 +244,14 @@ impl Machine {
     /// The ranks serving the GPU of `rank` (the owner first).
     pub fn serving(&self, rank: usize) -> Vec<usize> {
         let k = self.ranks_per_gpu.unwrap_or(1);
-        let (node, first) = (self.node_of(rank), self.local_of(rank) / k * k);
-        (first..first + k).map(|l| self.rank_at(node, l)).collect()
+        (0..k).map(|l| self.serving_rank(rank, l)).collect()
+    }
+
+    /// The `l`-th of [`Machine::serving`] (`l` below `ranks_per_gpu`),
+    /// without the list.
+    pub fn serving_rank(&self, rank: usize, l: usize) -> usize {
+        let k = self.ranks_per_gpu.unwrap_or(1);
+        self.rank_at(self.node_of(rank), self.local_of(rank) / k * k + l)
     }
 
     /// The machine-wide index of the GPU `rank` serves (`node x per_node
