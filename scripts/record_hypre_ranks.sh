@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records BoomerAMG's levels on several rank counts and partitions
 # (issue 50) into tests/data/hypre/boomeramg_ranks.csv, which
-# tests/hypre.rs holds `--preset hypre` to: tools/hypre_levels.c with
+# tests/hypre_preset.rs holds `--preset hypre` to: tools/hypre_levels.c with
 # hypre's defaults (Debian 12's libhypre-dev 2.26), the rows in
 # increasing column order, each rank its contiguous block (hypre's
 # even blocks, amgcomm's contiguous) or the rows a partition file gives

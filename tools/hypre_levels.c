@@ -1,7 +1,7 @@
 /*
  * hypre_levels: HYPRE_BoomerAMGSetup with hypre's defaults, then the rows
  * and nonzeros of every level, for holding amgcomm's `--preset hypre`
- * against real hypre (tests/hypre.rs, scripts/bench_hypre.sh).
+ * against real hypre (tests/hypre_preset.rs, scripts/bench_hypre.sh).
  *
  * Build (Debian: apt-get install libhypre-dev openmpi-bin libopenmpi-dev):
  *   mpicc -O2 tools/hypre_levels.c -I/usr/include/hypre -lHYPRE -lm -o hypre_levels
