@@ -92,3 +92,29 @@ pub fn refused(o: &Output, code: i32, needles: &[&str]) -> String {
     assert!(o.stdout.is_empty());
     err.trim_end().to_string()
 }
+
+/// Succeeded; its standard error.
+pub fn ok(o: &Output) -> String {
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    err.to_string()
+}
+
+/// The names in `dir`, sorted.
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// A small symmetric matrix file in `dir`.
+pub fn matrix(dir: &Path, name: &str) -> String {
+    ok(&amgcomm(
+        dir,
+        &["generate", "poisson2d", "--n", "12", "-o", name],
+    ));
+    name.to_string()
+}
