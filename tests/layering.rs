@@ -7,8 +7,9 @@
 //!   `memory`, `json_in` and the crate root's helpers) imports no stage;
 //! - no two rooms of one folder import each other, directly or round a
 //!   circle (a folder counts as one room of its parent);
-//! - no file has more than 700 lines before its tests, and no file of the
-//!   command line more than 200 in all.
+//! - no file has more than 700 lines before its tests, no file under
+//!   `tests/` more than 700 and no file of the command line more than 200
+//!   in all.
 //!
 //! An import is any `crate::`, `super::` or `self::` path outside comments
 //! and before the file's `#[cfg(test)]` (tests may set up with any stage).
@@ -280,6 +281,32 @@ fn no_file_passes_700_lines_before_its_tests() {
                 .lines()
                 .take_while(|l| !l.starts_with("#[cfg(test)]"))
                 .count();
+            (n > MAX_LINES).then(|| format!("{} ({n} lines)", f.display()))
+        })
+        .collect();
+    assert!(long.is_empty(), "split by concept:\n{}", long.join("\n"));
+}
+
+/// The tests are split by concept too: no file under `tests/` passes 700
+/// lines (each is tests throughout).
+#[test]
+fn no_test_file_passes_700_lines() {
+    let mut files = Vec::new();
+    let mut dirs = vec![PathBuf::from("tests")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                files.push(p);
+            }
+        }
+    }
+    assert!(files.len() > 30, "{} files", files.len());
+    let long: Vec<String> = (files.iter())
+        .filter_map(|f| {
+            let n = std::fs::read_to_string(f).unwrap().lines().count();
             (n > MAX_LINES).then(|| format!("{} ({n} lines)", f.display()))
         })
         .collect();

@@ -118,3 +118,8 @@ pub fn matrix(dir: &Path, name: &str) -> String {
     ));
     name.to_string()
 }
+
+/// Equal to a relative 1e-9 (both 0 included).
+pub fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()) + 1e-300
+}
