@@ -8,7 +8,7 @@
 # thread (RAYON_NUM_THREADS=1), so that counts and times belong together.
 #
 #   scripts/bench_misses.sh [SPEC] [P ...]
-# Default: gen:poisson3d:100 on 1 and 64 ranks (about 8 minutes on 2
+# Default: gen:poisson3d:100 on 1 and 64 ranks (about 4 minutes on 2
 # cores: the valgrind runs go side by side). Needs valgrind (apt-get
 # install valgrind).
 set -euo pipefail
