@@ -43,12 +43,16 @@ pub struct Schedule {
     pub contention_bytes: Vec<u64>,
     /// Rows a rank of the row-work test holds (27 nonzeros a row).
     pub row_rows: Vec<usize>,
+    /// Each row-work batch repeats its kernel for about this long (s): at
+    /// least a few copies of the largest size, so that a rank sharing its
+    /// core is timed over several of the system's time slices, not one.
+    pub row_batch_seconds: f64,
 }
 
 impl Schedule {
     /// Sizes `1, 2, 3, 4, 6, 8, 12, ...` up to `max_bytes` (powers of two
     /// and their midpoints), 5 batches of 5 ms, queues of 16 to 2048
-    /// messages.
+    /// messages; the row work in batches of 20 ms.
     pub fn full(max_bytes: u64) -> Schedule {
         let mut sizes = Vec::new();
         let mut p = 1u64;
@@ -67,11 +71,13 @@ impl Schedule {
             injection_bytes: max_bytes,
             contention_bytes: vec![(max_bytes / 16).max(1), max_bytes],
             row_rows: vec![1 << 11, 1 << 13, 1 << 15],
+            row_batch_seconds: 2e-2,
         }
     }
 
-    /// Powers of two only, 3 batches of 1 ms, queues up to 512 messages:
-    /// seconds instead of a minute, for a first look or a test.
+    /// Powers of two only, 3 batches of 1 ms, queues up to 512 messages,
+    /// the row work in batches of 10 ms: seconds instead of a minute, for
+    /// a first look or a test.
     pub fn quick(max_bytes: u64) -> Schedule {
         let full = Schedule::full(max_bytes);
         Schedule {
@@ -86,6 +92,7 @@ impl Schedule {
             injection_bytes: max_bytes,
             contention_bytes: vec![max_bytes],
             row_rows: vec![1 << 11, 1 << 14],
+            row_batch_seconds: 1e-2,
         }
     }
 }

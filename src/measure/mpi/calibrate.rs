@@ -472,7 +472,7 @@ fn row_work(s: &Session, o: &Schedule) -> Vec<Sample> {
         let (mut copy, mut pack, mut counts) = (Vec::new(), Vec::new(), (0, 0));
         for _ in 0..o.batches {
             s.quiet_barrier();
-            let t = crate::measure::row_kernels::time(rows, s.rank, o.batch_seconds);
+            let t = crate::measure::row_kernels::time(rows, s.rank, o.row_batch_seconds);
             let worst = s.max_on_root(&[t.copy_seconds, t.pack_seconds]);
             copy.push(worst[0]);
             pack.push(worst[1]);
