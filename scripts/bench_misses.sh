@@ -30,15 +30,17 @@ L1=$(lscpu | sed -n 's/^L1d cache: *//p' | sed 's/(\([0-9]*\) instances*)/\1/' |
 LL=$(lscpu | sed -n 's/^L3 cache: *//p' | sed 's/(\([0-9]*\) instances*)/\1/' | bytes)
 ways() { cat "/sys/devices/system/cpu/cpu0/cache/index$1/ways_of_associativity" 2>/dev/null || echo 8; }
 LINE=$(cat /sys/devices/system/cpu/cpu0/cache/index0/coherency_line_size 2>/dev/null || echo 64)
-D1="$L1,$(ways 0),$LINE"
-L3="$LL,$(ways 3),$LINE"
-echo "$SPEC, $(nproc) cores, $(date -u +%Y-%m-%d), $(git rev-parse --short HEAD); cachegrind D1 $D1, LL $L3"
+# cachegrind's own guess where lscpu names no size.
+CACHES=()
+[ "${L1:-0}" -gt 0 ] && CACHES+=(--D1="$L1,$(ways 0),$LINE")
+[ "${LL:-0}" -gt 0 ] && CACHES+=(--LL="$LL,$(ways 3),$LINE")
+echo "$SPEC, $(nproc) cores, $(date -u +%Y-%m-%d), $(git rev-parse --short HEAD); cachegrind ${CACHES[*]:-with its own cache sizes}"
 
 for p in "${RANKS[@]}"; do
   /usr/bin/time -f "%U" -o "$TMP/user_$p" env RAYON_NUM_THREADS=1 "$BIN" hierarchy "$SPEC" --preset hypre --ranks "$p" >/dev/null
 done
 for p in "${RANKS[@]}"; do
-  RAYON_NUM_THREADS=1 valgrind --tool=cachegrind --cache-sim=yes --D1="$D1" --LL="$L3" \
+  RAYON_NUM_THREADS=1 valgrind --tool=cachegrind --cache-sim=yes "${CACHES[@]}" \
     --cachegrind-out-file="$TMP/cg_$p" "$BIN" hierarchy "$SPEC" --preset hypre --ranks "$p" \
     >/dev/null 2>"$TMP/log_$p" &
 done
