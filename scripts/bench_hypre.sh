@@ -11,7 +11,11 @@
 # KIND lap (default): the 7-point Laplacian N^3 (N default 100), built in
 # place on both sides; elast: 3D elasticity, `amgcomm generate
 # elasticity3d --n N` (N 65: 849,420 rows), 3 functions, read by both from
-# one Matrix Market file (input excluded on both sides as before).
+# one Matrix Market file (input excluded on both sides as before); perm:
+# the same 7-point Laplacian with its rows and columns renumbered at
+# random (`amgcomm generate poisson3d --n N --permute 1`), read by both
+# from one file: a matrix whose rows are not in grid order, as an
+# application's often are not.
 # Needs mpicc, mpirun and libhypre-dev (apt-get install openmpi-bin
 # libopenmpi-dev libhypre-dev).
 set -euo pipefail
@@ -20,7 +24,7 @@ N=${1:-100}
 ROUNDS=${2:-5}
 RANKS=${3:-2}
 KIND=${4:-lap}
-case "$KIND" in lap|elast) ;; *) echo "usage: scripts/bench_hypre.sh [N] [ROUNDS] [RANKS] [lap|elast]" >&2; exit 2 ;; esac
+case "$KIND" in lap|elast|perm) ;; *) echo "usage: scripts/bench_hypre.sh [N] [ROUNDS] [RANKS] [lap|elast|perm]" >&2; exit 2 ;; esac
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 cargo build --release --quiet --bin amgcomm
 BIN=target/release/amgcomm
@@ -32,6 +36,9 @@ case "$KIND" in
   elast)
     "$BIN" generate elasticity3d --n "$N" -o "$TMP/e.mtx" >/dev/null
     ours=("$TMP/e.mtx" --num-functions 3); theirs=("$TMP/e.mtx" 3) ;;
+  perm)
+    "$BIN" generate poisson3d --n "$N" --permute 1 -o "$TMP/p.mtx" >/dev/null
+    ours=("$TMP/p.mtx"); theirs=("$TMP/p.mtx") ;;
 esac
 echo "${ours[0]/$TMP\//} ($KIND $N), $(nproc) cores, $(date -u +%Y-%m-%d), hypre on $RANKS ranks"
 
