@@ -68,6 +68,9 @@ record gen:elasticity3d:12 3 contiguous 8 16
 record gen:poisson3d:20 1 metis 4 13
 record gen:poisson3d:20 1 random 8
 record gen:elasticity3d:8 3 metis 13
+# MFEM's beam, refined 3 times: hexahedra in the refinement's order, not
+# a grid's, and two materials.
+record gen:beam:3 3 contiguous 2 4 8 16 64
 echo "wrote $OUT" >&2
 
 # hypre's CLJP (coarsen type 0), which its setup switches to after a level

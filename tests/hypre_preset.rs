@@ -57,7 +57,9 @@ fn preset_levels_on(input: &str, num_functions: usize, more: &[&str]) -> Vec<(u6
 /// same ranks has the same rows and nonzeros on every level, and as many
 /// levels: the 7-point and 27-point Laplacians, 3D elasticity with
 /// `--num-functions 3`, on contiguous blocks, METIS's partition and a
-/// random one (each rank's rows renumbered into a block, as hypre needs).
+/// random one (each rank's rows renumbered into a block, as hypre needs);
+/// MFEM's beam (rows in its refinement's order, two materials) on 2 to 64
+/// ranks.
 #[test]
 fn the_hypre_preset_builds_boomeramgs_levels_on_the_ranks() {
     let table = std::fs::read_to_string("tests/data/hypre/boomeramg_ranks.csv").unwrap();
@@ -75,7 +77,7 @@ fn the_hypre_preset_builds_boomeramgs_levels_on_the_ranks() {
             .or_default()
             .push((f[5].parse().unwrap(), f[6].parse().unwrap()));
     }
-    assert_eq!(runs.len(), 23);
+    assert_eq!(runs.len(), 28);
     for ((input, nf, ranks, partition), hypre) in runs {
         let p = ranks.to_string();
         let got = preset_levels_on(&input, nf, &["--ranks", &p, "--partition", &partition]);
@@ -314,15 +316,29 @@ fn the_hypre_preset_equals_boomeramg_run_here() {
 }
 
 /// Real hypre, run here on 2, 4, 8 and 16 ranks: the preset set up on the
-/// same ranks has BoomerAMG's levels, for a 3D Laplacian and 3D
-/// elasticity with `--num-functions 3`, on contiguous blocks and on a
-/// METIS partition file.
+/// same ranks has BoomerAMG's levels, for a 3D Laplacian, the same
+/// Laplacian renumbered at random (every rank's rows coupled to most
+/// others') and 3D elasticity with `--num-functions 3`, on contiguous
+/// blocks and on a METIS partition file.
 #[cfg(feature = "mpi")]
 #[test]
 fn the_hypre_preset_equals_boomeramg_on_2_to_16_ranks() {
     let work = tempfile::tempdir().unwrap();
     let el = elasticity(work.path(), 8);
     let el = el.as_str();
+    let renumbered = work.path().join("renumbered.mtx");
+    let renumbered = renumbered.to_str().unwrap();
+    let o = amgcomm(&[
+        "generate",
+        "poisson3d",
+        "--n",
+        "20",
+        "--permute",
+        "7",
+        "-o",
+        renumbered,
+    ]);
+    assert!(o.status.success());
     for ranks in [2, 4, 8, 16] {
         let p = ranks.to_string();
         let on = ["--ranks", p.as_str()];
@@ -330,6 +346,11 @@ fn the_hypre_preset_equals_boomeramg_on_2_to_16_ranks() {
             preset_levels_on("gen:poisson3d:20", 1, &on),
             boomeramg_levels_on(work.path(), "lap:20", 1, ranks, None),
             "Laplacian on {ranks} ranks"
+        );
+        assert_eq!(
+            preset_levels_on(renumbered, 1, &on),
+            boomeramg_levels_on(work.path(), renumbered, 1, ranks, None),
+            "renumbered Laplacian on {ranks} ranks"
         );
         assert_eq!(
             preset_levels_on(el, 3, &on),
