@@ -10,7 +10,9 @@
 #   scripts/bench_ranks.sh [ROUNDS] [REV] [SPEC:RANKS ...]
 # Default: 3 rounds, REV 23aa889, gen:poisson3d:100 on 1, 16, 64 and 1024
 # ranks and gen:elasticity3d:65 on 8192. REV is built once in a temporary
-# worktree (a few minutes).
+# worktree (a few minutes). SPEC perm:N is the N^3 Laplacian with its rows
+# renumbered at random (`generate poisson3d --n N --permute 1`), written
+# once and read by both binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
@@ -41,7 +43,13 @@ median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? 
 printf '| input | ranks | earlier commit, 1 rank: setup, peak | this one, P ranks: setup, peak | ratio |\n|---|---|---|---|---|\n'
 for c in "${CASES[@]}"; do
   spec=${c%:*}
+  name=$spec
   p=${c##*:}
+  if [[ $spec == perm:* ]]; then
+    f="$OLD_DIR/${spec/:/_}.mtx"
+    [ -f "$f" ] || "$NEW" generate poisson3d --n "${spec#perm:}" --permute 1 -o "$f" >/dev/null
+    spec=$f
+  fi
   ot=(); om=(); nt=(); nm=()
   for r in $(seq "$ROUNDS"); do
     read -r t m < <(run "$OLD" hierarchy "$spec")
@@ -50,6 +58,6 @@ for c in "${CASES[@]}"; do
     nt+=("$t"); nm+=("$m")
   done
   a=$(median "${ot[@]}"); b=$(median "${nt[@]}")
-  awk -v s="$spec" -v p="$p" -v a="$a" -v b="$b" -v am="$(median "${om[@]}")" -v bm="$(median "${nm[@]}")" \
+  awk -v s="$name" -v p="$p" -v a="$a" -v b="$b" -v am="$(median "${om[@]}")" -v bm="$(median "${nm[@]}")" \
     'BEGIN { printf "| %s | %s | %.2f s, %d MB | %.2f s, %d MB | %.2f |\n", s, p, a, am, b, bm, b / a }'
 done
