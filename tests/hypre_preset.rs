@@ -12,7 +12,7 @@ use std::path::Path;
 
 use common::hypre::{amgcomm, analyze_json, read_files};
 #[cfg(feature = "mpi")]
-use common::hypre::{compile, hypre_dump, mpirun};
+use common::hypre::{compile, hypre_dump, hypre_dump_with, mpirun};
 
 /// `amgcomm hierarchy INPUT --preset hypre` as `(rows, nnz)` per level.
 fn preset_levels(input: &str, num_functions: usize) -> Vec<(u64, u64)> {
@@ -387,4 +387,17 @@ fn the_hypre_preset_equals_boomeramg_on_2_to_16_ranks() {
 fn a_fresh_dump_and_the_preset_on_its_ranks_send_the_same_messages() {
     let work = hypre_dump(6, 16);
     dump_and_preset_agree(&work.path().join("dump"), &["--nodes", "3", "--ppn", "2"]);
+}
+
+/// The same with the grid points renumbered at random (the program's
+/// `renumber=7`): every rank's rows couple to most other ranks', so each
+/// level's offd blocks, column maps and packages are large and scattered.
+/// Same messages on every level, and hypre's values.
+#[cfg(feature = "mpi")]
+#[test]
+fn a_fresh_renumbered_dump_and_the_preset_agree() {
+    let work = hypre_dump_with(6, 16, &["renumber=7"]);
+    let dump = work.path().join("dump");
+    dump_and_preset_agree(&dump, &["--nodes", "3", "--ppn", "2"]);
+    assert!(preset_values_are_hypres(&dump) > 80_000);
 }

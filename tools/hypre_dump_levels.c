@@ -14,9 +14,13 @@
  * Build (Debian: apt-get install libhypre-dev openmpi-bin libopenmpi-dev):
  *   mpicc tools/hypre_dump_levels.c -I/usr/include/hypre -lHYPRE -lm -o hypre_dump_levels
  * Run:
- *   mpirun -n 4 ./hypre_dump_levels OUTDIR [N [solve]]
+ *   mpirun -n 4 ./hypre_dump_levels OUTDIR [N [solve] [renumber=SEED]]
  * N: grid points per direction (default 12). Rank r owns a block of rows
  * proportional to r + 1, so the blocks are uneven.
+ * With `renumber=SEED` the grid points are numbered in a random order
+ * (a Fisher-Yates shuffle driven by splitmix64 from SEED), so that a
+ * rank's rows are scattered over the grid and couple to most other
+ * ranks' (every rank holds the permutation: 16 bytes a row).
  * With `solve`, BoomerAMG is set up once, as the preconditioner of hypre's
  * PCG (one V-cycle per application, tol 1e-8 on A x = 1), the levels are
  * dumped after that setup, and the solve runs: under Caliper
@@ -53,6 +57,15 @@ static void dump_levels(HYPRE_Solver solver, const char *dir)
    }
 }
 
+/* splitmix64: the shuffle's random numbers, the same on every rank. */
+static unsigned long long splitmix64(unsigned long long *state)
+{
+   unsigned long long z = (*state += 0x9E3779B97F4A7C15ULL);
+   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+   return z ^ (z >> 31);
+}
+
 int main(int argc, char *argv[])
 {
    MPI_Init(&argc, &argv);
@@ -61,7 +74,7 @@ int main(int argc, char *argv[])
    MPI_Comm_size(MPI_COMM_WORLD, &size);
    if (argc < 2)
    {
-      if (rank == 0) fprintf(stderr, "usage: hypre_dump_levels OUTDIR [N]\n");
+      if (rank == 0) fprintf(stderr, "usage: hypre_dump_levels OUTDIR [N [solve] [renumber=SEED]]\n");
       MPI_Finalize();
       return 2;
    }
@@ -72,6 +85,26 @@ int main(int argc, char *argv[])
       if (rank == 0) fprintf(stderr, "hypre_dump_levels: N must be at least 2\n");
       MPI_Finalize();
       return 2;
+   }
+   int solve = 0, renumber = 0;
+   unsigned long long seed = 0;
+   for (int a = 3; a < argc; a++)
+   {
+      if (strcmp(argv[a], "solve") == 0)
+      {
+         solve = 1;
+      }
+      else if (strncmp(argv[a], "renumber=", 9) == 0 && argv[a][9] != '\0')
+      {
+         renumber = 1;
+         seed = strtoull(argv[a] + 9, NULL, 10);
+      }
+      else
+      {
+         if (rank == 0) fprintf(stderr, "hypre_dump_levels: unknown option %s (solve, renumber=SEED)\n", argv[a]);
+         MPI_Finalize();
+         return 2;
+      }
    }
    HYPRE_Init();
 
@@ -91,27 +124,70 @@ int main(int argc, char *argv[])
    HYPRE_BigInt ilower = (HYPRE_BigInt) (rows * before / weights);
    HYPRE_BigInt iupper = (HYPRE_BigInt) (rows * (before + rank + 1) / weights - 1);
 
+   /* Row i is grid point point_of[i], grid point p is row row_of[p]. */
+   long long *point_of = NULL, *row_of = NULL;
+   if (renumber)
+   {
+      point_of = malloc(rows * sizeof *point_of);
+      row_of = malloc(rows * sizeof *row_of);
+      if (!point_of || !row_of)
+      {
+         fprintf(stderr, "hypre_dump_levels: no memory for the renumbering of %lld rows\n", rows);
+         MPI_Abort(MPI_COMM_WORLD, 1);
+      }
+      for (long long i = 0; i < rows; i++) point_of[i] = i;
+      unsigned long long state = seed;
+      for (long long i = rows - 1; i > 0; i--)
+      {
+         long long j = (long long) (splitmix64(&state) % (unsigned long long) (i + 1));
+         long long t = point_of[i];
+         point_of[i] = point_of[j];
+         point_of[j] = t;
+      }
+      for (long long i = 0; i < rows; i++) row_of[point_of[i]] = i;
+   }
+
    HYPRE_IJMatrix ij;
    HYPRE_IJMatrixCreate(MPI_COMM_WORLD, ilower, iupper, ilower, iupper, &ij);
    HYPRE_IJMatrixSetObjectType(ij, HYPRE_PARCSR);
    HYPRE_IJMatrixInitialize(ij);
    for (HYPRE_BigInt i = ilower; i <= iupper; i++)
    {
-      HYPRE_BigInt x = i % n, y = (i / n) % n, z = i / ((HYPRE_BigInt) n * n);
+      long long p = renumber ? point_of[i] : (long long) i;
+      long long x = p % n, y = (p / n) % n, z = p / ((long long) n * n);
+      long long pts[7];
+      HYPRE_Real v[7];
+      int m = 0;
+      if (z > 0)     { pts[m] = p - (long long) n * n; v[m++] = -1.0; }
+      if (y > 0)     { pts[m] = p - n;     v[m++] = -1.0; }
+      if (x > 0)     { pts[m] = p - 1;     v[m++] = -1.0; }
+      pts[m] = p; v[m++] = 6.0;
+      if (x < n - 1) { pts[m] = p + 1;     v[m++] = -1.0; }
+      if (y < n - 1) { pts[m] = p + n;     v[m++] = -1.0; }
+      if (z < n - 1) { pts[m] = p + (long long) n * n; v[m++] = -1.0; }
+      /* Increasing columns, as from a CSR matrix: hypre's setup breaks
+       * ties by the order a row's entries came in (insertion sort of
+       * the renumbered columns; in grid order they already increase). */
       HYPRE_BigInt cols[7];
       HYPRE_Real vals[7];
       HYPRE_Int k = 0;
-      /* Increasing columns, as from a CSR matrix: hypre's setup breaks
-       * ties by the order a row's entries came in. */
-      if (z > 0)     { cols[k] = i - (HYPRE_BigInt) n * n; vals[k++] = -1.0; }
-      if (y > 0)     { cols[k] = i - n;     vals[k++] = -1.0; }
-      if (x > 0)     { cols[k] = i - 1;     vals[k++] = -1.0; }
-      cols[k] = i; vals[k++] = 6.0;
-      if (x < n - 1) { cols[k] = i + 1;     vals[k++] = -1.0; }
-      if (y < n - 1) { cols[k] = i + n;     vals[k++] = -1.0; }
-      if (z < n - 1) { cols[k] = i + (HYPRE_BigInt) n * n; vals[k++] = -1.0; }
+      for (int a = 0; a < m; a++)
+      {
+         HYPRE_BigInt c = (HYPRE_BigInt) (renumber ? row_of[pts[a]] : pts[a]);
+         int b = k++;
+         while (b > 0 && cols[b - 1] > c)
+         {
+            cols[b] = cols[b - 1];
+            vals[b] = vals[b - 1];
+            b--;
+         }
+         cols[b] = c;
+         vals[b] = v[a];
+      }
       HYPRE_IJMatrixSetValues(ij, 1, &k, &i, cols, vals);
    }
+   free(point_of);
+   free(row_of);
    HYPRE_IJMatrixAssemble(ij);
    HYPRE_ParCSRMatrix A;
    HYPRE_IJMatrixGetObject(ij, (void **) &A);
@@ -133,7 +209,6 @@ int main(int argc, char *argv[])
    HYPRE_IJVectorGetObject(bij, (void **) &b);
    HYPRE_IJVectorGetObject(xij, (void **) &x);
 
-   int solve = argc > 3 && strcmp(argv[3], "solve") == 0;
    HYPRE_Solver amg, pcg = NULL;
    HYPRE_BoomerAMGCreate(&amg);
    HYPRE_BoomerAMGSetPrintLevel(amg, 0);
@@ -175,8 +250,10 @@ int main(int argc, char *argv[])
    }
    if (rank == 0)
    {
-      printf("hypre_dump_levels: %d levels of a %d^3 Laplacian on %d ranks in %s\n",
+      printf("hypre_dump_levels: %d levels of a %d^3 Laplacian on %d ranks in %s",
              hypre_ParAMGDataNumLevels((hypre_ParAMGData *) amg), n, size, dir);
+      if (renumber) printf(" (grid points renumbered, seed %llu)", seed);
+      printf("\n");
    }
 
    HYPRE_BoomerAMGDestroy(amg);

@@ -121,12 +121,22 @@ pub fn compile(source: &str, exe: &Path) {
 /// packages it installs: the folder of its files.
 #[cfg(feature = "mpi")]
 pub fn hypre_dump(ranks: usize, n: usize) -> tempfile::TempDir {
+    hypre_dump_with(ranks, n, &[])
+}
+
+/// [`hypre_dump`] with the program's options after `N` (`solve`,
+/// `renumber=SEED`).
+#[cfg(feature = "mpi")]
+pub fn hypre_dump_with(ranks: usize, n: usize, options: &[&str]) -> tempfile::TempDir {
     let work = tempfile::tempdir().unwrap();
     let exe = work.path().join("hypre_dump_levels");
     compile("tools/hypre_dump_levels.c", &exe);
     let out = work.path().join("dump");
     std::fs::create_dir(&out).unwrap();
-    let run = mpirun(ranks, &exe, &[out.to_str().unwrap(), &n.to_string()]);
+    let n_arg = n.to_string();
+    let mut args = vec![out.to_str().unwrap(), n_arg.as_str()];
+    args.extend(options);
+    let run = mpirun(ranks, &exe, &args);
     assert!(
         run.status.success(),
         "{}",
