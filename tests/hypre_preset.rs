@@ -279,25 +279,23 @@ fn boomeramg_levels_on(
         .collect()
 }
 
+/// `amgcomm generate ARGS -o dir/NAME`: the file's path.
+#[cfg(feature = "mpi")]
+fn generated(dir: &Path, name: &str, args: &[&str]) -> String {
+    let path = dir.join(name);
+    let path = path.to_str().unwrap();
+    let mut all = vec!["generate"];
+    all.extend(args);
+    all.extend(["-o", path]);
+    common::ok(&amgcomm(&all));
+    path.to_string()
+}
+
 /// `amgcomm generate elasticity3d --n N` into `dir`: the file's path.
 #[cfg(feature = "mpi")]
 fn elasticity(dir: &Path, n: usize) -> String {
-    let el = dir.join(format!("el{n}.mtx"));
-    let path = el.to_str().unwrap();
-    let gen = amgcomm(&[
-        "generate",
-        "elasticity3d",
-        "--n",
-        &n.to_string(),
-        "-o",
-        path,
-    ]);
-    assert!(
-        gen.status.success(),
-        "{}",
-        String::from_utf8_lossy(&gen.stderr)
-    );
-    path.to_string()
+    let n = n.to_string();
+    generated(dir, &format!("el{n}.mtx"), &["elasticity3d", "--n", &n])
 }
 
 /// Real hypre, run here: the preset's levels equal BoomerAMG's on a 3D
@@ -326,19 +324,12 @@ fn the_hypre_preset_equals_boomeramg_on_2_to_16_ranks() {
     let work = tempfile::tempdir().unwrap();
     let el = elasticity(work.path(), 8);
     let el = el.as_str();
-    let renumbered = work.path().join("renumbered.mtx");
-    let renumbered = renumbered.to_str().unwrap();
-    let o = amgcomm(&[
-        "generate",
-        "poisson3d",
-        "--n",
-        "20",
-        "--permute",
-        "7",
-        "-o",
-        renumbered,
-    ]);
-    assert!(o.status.success());
+    let renumbered = generated(
+        work.path(),
+        "renumbered.mtx",
+        &["poisson3d", "--n", "20", "--permute", "7"],
+    );
+    let renumbered = renumbered.as_str();
     for ranks in [2, 4, 8, 16] {
         let p = ranks.to_string();
         let on = ["--ranks", p.as_str()];
