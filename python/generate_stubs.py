@@ -51,6 +51,7 @@ class Level:
 
 class Hierarchy:
     levels: list[Level]
+    setup_seconds: dict[str, Any]
 
 def machines() -> list[dict]: ...
 def machine(name: str) -> dict: ...

@@ -319,10 +319,14 @@ class Level:
 
 
 class Hierarchy:
-    """The levels amgcomm builds, finest first (``.levels``)."""
+    """The levels amgcomm builds, finest first (``.levels``), and the
+    setup's wall seconds (``.setup_seconds``: each step summed over the
+    levels, and ``"levels"``, each level's steps), as ``amgcomm hierarchy
+    --timings`` gives them."""
 
-    def __init__(self, levels: list[Level]):
+    def __init__(self, levels: list[Level], setup_seconds: dict | None = None):
         self.levels = levels
+        self.setup_seconds = setup_seconds or {}
 
     def __repr__(self) -> str:
         return f"Hierarchy({len(self.levels)} levels: {[lvl.A.shape[0] for lvl in self.levels]})"
@@ -335,7 +339,7 @@ def hierarchy(A, *, progress: Callable[[str], Any] | None = None, name: str | No
         raise TypeError("hierarchy builds one: give it a matrix")
     flags = _options.flags("hierarchy", options)
     inputs, held = _input(A, "hierarchy", name)
-    got = _call(_amgcomm.hierarchy, ["hierarchy", *inputs, *flags], progress=progress, **held)
+    got, seconds = _call(_amgcomm.hierarchy, ["hierarchy", *inputs, *flags], progress=progress, **held)
 
     def csr(parts):
         if parts is None:
@@ -343,7 +347,7 @@ def hierarchy(A, *, progress: Callable[[str], Any] | None = None, name: str | No
         shape, indptr, indices, data = parts
         return sp.csr_matrix((data, indices, indptr), shape=shape)
 
-    return Hierarchy([Level(csr(a), csr(p)) for a, p in got])
+    return Hierarchy([Level(csr(a), csr(p)) for a, p in got], json.loads(seconds))
 
 
 def machines() -> list[dict]:

@@ -32,6 +32,7 @@ class Level:
 
 class Hierarchy:
     levels: list[Level]
+    setup_seconds: dict[str, Any]
 
 def machines() -> list[dict]: ...
 def machine(name: str) -> dict: ...

@@ -26,9 +26,10 @@ _OWN = {
     "analyze": set(),
     "compare": {"variants"},
     "scale": {"nodes"},
-    # hierarchy() returns the levels; the files the command writes are
-    # the command line's (``Hierarchy`` holds them as SciPy matrices).
-    "hierarchy": {"json", "save_levels"},
+    # hierarchy() returns the levels and the setup's seconds; the files
+    # and the table the command writes are the command line's
+    # (``Hierarchy`` holds them as SciPy matrices and a dict).
+    "hierarchy": {"json", "save_levels", "timings"},
 }
 
 

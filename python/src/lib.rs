@@ -223,7 +223,8 @@ fn parts(py: Python, m: &Csr) -> PyResult<PyObject> {
 }
 
 /// The hierarchy `argv` (`hierarchy`'s flags) builds from the held input
-/// or the one named: per level `(A parts, P parts or None)`.
+/// or the one named: per level `(A parts, P parts or None)`, and the
+/// setup's wall seconds as `hierarchy --timings` writes them (JSON).
 #[pyfunction]
 #[pyo3(signature = (argv, matrix=None, progress=None))]
 fn hierarchy(
@@ -231,20 +232,22 @@ fn hierarchy(
     argv: Vec<String>,
     matrix: Option<(String, Parts)>,
     progress: Option<PyObject>,
-) -> PyResult<Vec<(PyObject, Option<PyObject>)>> {
+) -> PyResult<(Vec<(PyObject, Option<PyObject>)>, String)> {
     let held = held(matrix, None)?;
     let h = detached(py, progress, move |say| {
         embedded::hierarchy(&argv, held, say)
     })?;
-    h.levels
-        .iter()
+    let levels = (h.levels.iter())
         .map(|l| {
             Ok((
                 parts(py, &l.a)?,
                 l.p.as_ref().map(|p| parts(py, p)).transpose()?,
             ))
         })
-        .collect()
+        .collect::<PyResult<_>>()?;
+    let seconds =
+        serde_json::to_string(&h.setup_times).map_err(|e| Error::new_err(e.to_string()))?;
+    Ok((levels, seconds))
 }
 
 /// Every preset's one line of `amgcomm machine list`, as JSON.

@@ -2,6 +2,7 @@
 request, PyAMG's own hierarchies, and the error kinds the API promises."""
 
 import _thread
+import json
 import os
 import signal
 import subprocess
@@ -93,6 +94,26 @@ def test_the_pyamg_preset_builds_pyamgs_hierarchy(name, A):
                 continue
             assert a.shape == b.shape and a.nnz == sp.csr_matrix(b).nnz
             assert abs(a - b).max() <= 1e-12 * max(1.0, abs(b).max())
+
+
+def test_the_setup_seconds_are_the_command_lines(tmp_path):
+    """``Hierarchy.setup_seconds`` has the keys and shape of ``hierarchy
+    --timings --json``'s ``setup_seconds``, for the same levels."""
+    h = amgcomm.hierarchy("gen:poisson3d:12", preset="hypre", ranks=3)
+    out = tmp_path / "h.json"
+    cli("hierarchy", "gen:poisson3d:12", "--preset", "hypre", "--ranks", 3, "--timings", "--json", out)
+    theirs = json.loads(out.read_text())
+    rows = [lvl["rows"] for lvl in theirs["levels"]]
+    assert [lvl.A.shape[0] for lvl in h.levels] == rows
+    t = h.setup_seconds
+    assert list(t) == list(theirs["setup_seconds"])
+    assert len(t["levels"]) == len(rows)
+    for step, total in t.items():
+        if step != "levels":
+            assert total == pytest.approx(sum(lvl[step] for lvl in t["levels"]), rel=1e-9, abs=1e-12)
+    assert t["interpolation"] > 0 and t["gather"] > 0
+    with pytest.raises(TypeError, match="timings"):
+        amgcomm.hierarchy("gen:poisson3d:12", timings=True)
 
 
 def test_errors_are_amgcomms_one_line(tmp_path):

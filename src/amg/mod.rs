@@ -370,8 +370,10 @@ pub struct Hierarchy {
     pub setup_times: SetupTimes,
 }
 
-/// Wall seconds of each setup step, summed over levels, and per level.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Wall seconds of each setup step, summed over levels, and per level
+/// (`amgcomm hierarchy --timings`: the JSON's `setup_seconds`, each level
+/// an object of the steps by name).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct SetupTimes {
     /// Strength of connection.
     pub strength: f64,
@@ -388,7 +390,22 @@ pub struct SetupTimes {
     /// Per level, the same steps in [`SetupTimes::steps`]' order: the work
     /// done on that level (its strength, splitting, interpolation and
     /// product, and its gathering).
+    #[serde(serialize_with = "steps_by_name")]
     pub levels: Vec<[f64; 5]>,
+}
+
+/// The steps' names, in [`SetupTimes::steps`]' order.
+const STEP_NAMES: [&str; 5] = ["strength", "coarsening", "interpolation", "rap", "gather"];
+
+/// Each level's steps as an object by name, in setup order.
+fn steps_by_name<S: serde::Serializer>(levels: &[[f64; 5]], s: S) -> Result<S::Ok, S::Error> {
+    struct Level<'a>(&'a [f64; 5]);
+    impl serde::Serialize for Level<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_map(STEP_NAMES.iter().zip(self.0))
+        }
+    }
+    s.collect_seq(levels.iter().map(Level))
 }
 
 /// A setup step, in [`SetupTimes::steps`]' order.
@@ -404,13 +421,14 @@ pub(crate) enum Step {
 impl SetupTimes {
     /// `(name, seconds)` in setup order.
     pub fn steps(&self) -> [(&'static str, f64); 5] {
-        [
-            ("strength", self.strength),
-            ("coarsening", self.coarsening),
-            ("interpolation", self.interpolation),
-            ("rap", self.rap),
-            ("gather", self.gather),
-        ]
+        let t = [
+            self.strength,
+            self.coarsening,
+            self.interpolation,
+            self.rap,
+            self.gather,
+        ];
+        std::array::from_fn(|k| (STEP_NAMES[k], t[k]))
     }
 
     /// `seconds` of `step` on `level`, to its total and to the level's.
@@ -666,6 +684,8 @@ pub fn build_ranked(
         });
         current = next;
     }
+    // A row for every level, the coarsest's (set up in no step) too.
+    times.levels.resize(levels.len(), [0.0; 5]);
     Ok(Hierarchy {
         levels,
         setup_times: times,

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::Hierarchy;
+use super::{Hierarchy, SetupTimes};
 
 /// One level's sizes.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -21,7 +21,8 @@ pub struct LevelSizes {
 }
 
 /// The hierarchy's sizes and complexities (`amgcomm hierarchy --json`:
-/// `{"operator_complexity","grid_complexity","levels":[{"level","rows","nnz","p_nnz"}]}`).
+/// `{"operator_complexity","grid_complexity","levels":[{"level","rows","nnz","p_nnz"}]}`,
+/// and `"setup_seconds"` with `--timings`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Sizes {
     /// `sum nnz(A_l) / nnz(A_0)`.
@@ -30,6 +31,10 @@ pub struct Sizes {
     pub grid_complexity: f64,
     /// Every level.
     pub levels: Vec<LevelSizes>,
+    /// The setup's wall seconds by step, in all and per level
+    /// (`hierarchy --timings`; none unless asked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setup_seconds: Option<SetupTimes>,
 }
 
 impl Sizes {
@@ -43,6 +48,7 @@ impl Sizes {
             operator_complexity: ratio(|l| l.nnz),
             grid_complexity: ratio(|l| l.rows),
             levels,
+            setup_seconds: None,
         }
     }
 }
@@ -60,6 +66,15 @@ impl Hierarchy {
                 })
                 .collect(),
         )
+    }
+
+    /// [`Hierarchy::sizes`] with the setup's wall seconds (empty for
+    /// levels read rather than built).
+    pub fn timed_sizes(&self) -> Sizes {
+        Sizes {
+            setup_seconds: Some(self.setup_times.clone()),
+            ..self.sizes()
+        }
     }
 
     /// `sum_l nnz(A_l) / nnz(A_0)`.

@@ -38,6 +38,11 @@ pub(crate) struct HierarchyArgs {
     /// DIR (replaced whole).
     #[arg(long, value_name = "DIR", help_heading = "Output")]
     save_levels: Option<PathBuf>,
+    /// Also print each level's wall seconds by setup step (strength,
+    /// coarsening, interpolation, product, gather), and add them to
+    /// --json as "setup_seconds".
+    #[arg(long, help_heading = "Output")]
+    timings: bool,
 }
 
 impl HierarchyArgs {
@@ -97,7 +102,12 @@ pub(crate) fn run(args: &HierarchyArgs) -> Result<(), Error> {
         warn(&w);
     }
     if let Some(path) = &args.json {
-        write_file(path, &report::pretty_json(&h.sizes()))?;
+        let sizes = if args.timings {
+            h.timed_sizes()
+        } else {
+            h.sizes()
+        };
+        write_file(path, &report::pretty_json(&sizes))?;
     }
     if let Some(dir) = &args.save_levels {
         levels_io::save_levels(h, dir, name)?;
@@ -117,8 +127,13 @@ pub(crate) fn run(args: &HierarchyArgs) -> Result<(), Error> {
         (true, None) => format!(", set up on the input's {ranks} {plural}"),
         (false, _) => String::new(),
     };
+    let timed = if args.timings {
+        report::hierarchy::setup_table(&h.setup_times)
+    } else {
+        String::new()
+    };
     emit(&format!(
-        "{name} ({} preset{on})\n{}loaded in {:.2} s, hierarchy set up in {:.2} s\n",
+        "{name} ({} preset{on})\n{}{timed}loaded in {:.2} s, hierarchy set up in {:.2} s\n",
         args.amg.preset.name(),
         report::hierarchy::table(h),
         stages.seconds("input"),

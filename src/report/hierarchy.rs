@@ -2,7 +2,7 @@
 //! [`crate::amg::Sizes`]).
 
 use super::group;
-use crate::amg::Hierarchy;
+use crate::amg::{Hierarchy, SetupTimes};
 
 /// Per level: rows, nonzeros, nonzeros per row and of P; then the
 /// complexities.
@@ -26,4 +26,31 @@ pub fn table(h: &Hierarchy) -> String {
         sizes.operator_complexity, sizes.grid_complexity
     );
     s
+}
+
+/// `hierarchy --timings`: each level's wall seconds by setup step, their
+/// sum, and a line of the steps summed over the levels.
+pub fn setup_table(t: &SetupTimes) -> String {
+    if t.levels.is_empty() {
+        return "setup not timed: the levels were read, not built\n".into();
+    }
+    let steps = t.steps();
+    let mut s = format!("{:>5}", "level");
+    for (name, _) in steps {
+        s += &format!(" {name:>13}");
+    }
+    s += &format!(" {:>9}\n", "total");
+    let row = |label: &str, v: &[f64]| {
+        let mut line = format!("{label:>5}");
+        for x in v {
+            line += &format!(" {x:>13.3}");
+        }
+        line + &format!(" {:>9.3}\n", v.iter().sum::<f64>())
+    };
+    for (k, v) in t.levels.iter().enumerate() {
+        s += &row(&k.to_string(), v);
+    }
+    let all: Vec<f64> = steps.iter().map(|x| x.1).collect();
+    s += &row("all", &all);
+    s + "setup seconds (wall) by step; gather: amgcomm's own, each level made whole from the ranks' blocks\n"
 }
