@@ -222,6 +222,9 @@ fn parts(py: Python, m: &Csr) -> PyResult<PyObject> {
     Ok(t.into_pyobject(py)?.into_any().unbind())
 }
 
+/// Per level, `(A parts, P parts or None)`.
+type LevelParts = Vec<(PyObject, Option<PyObject>)>;
+
 /// The hierarchy `argv` (`hierarchy`'s flags) builds from the held input
 /// or the one named: per level `(A parts, P parts or None)`, and the
 /// setup's wall seconds as `hierarchy --timings` writes them (JSON).
@@ -232,7 +235,7 @@ fn hierarchy(
     argv: Vec<String>,
     matrix: Option<(String, Parts)>,
     progress: Option<PyObject>,
-) -> PyResult<(Vec<(PyObject, Option<PyObject>)>, String)> {
+) -> PyResult<(LevelParts, String)> {
     let held = held(matrix, None)?;
     let h = detached(py, progress, move |say| {
         embedded::hierarchy(&argv, held, say)

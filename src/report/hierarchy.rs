@@ -52,5 +52,9 @@ pub fn setup_table(t: &SetupTimes) -> String {
     }
     let all: Vec<f64> = steps.iter().map(|x| x.1).collect();
     s += &row("all", &all);
-    s + "setup seconds (wall) by step; gather: amgcomm's own, each level made whole from the ranks' blocks\n"
+    s += "setup seconds (wall) by step";
+    if t.gather > 0.0 {
+        s += "; gather: amgcomm's own, each level made whole from the ranks' blocks";
+    }
+    s + "\n"
 }
