@@ -388,12 +388,18 @@ fn concat_parts(
 }
 
 /// Sorts one row by column, values along (equal columns keep their
-/// order): an insertion sort in place for the short rows (all of AMG's
-/// but the densest coarse ones), packed keys in reused scratch for the
-/// others.
+/// order): an insertion sort in place for the shortest rows, else the
+/// columns packed with their places into keys, sorted, and the values
+/// moved after them (in stack buffers for the rows of up to
+/// [`STACK_ROW`] entries, most of a coarse level's; in reused scratch for
+/// the longer ones). An insertion sort on the 20 to 60 entries of a
+/// coarse Laplacian's row, in the order the product leaves them, took
+/// 0.13-0.16 s of the gathers' time on 16 and 64 ranks of the 100^3
+/// Laplacian, the keys 0.11 s.
 pub(crate) fn sort_row(cols: &mut [u32], vals: &mut [f64]) {
-    if cols.len() <= 64 {
-        for k in 1..cols.len() {
+    let n = cols.len();
+    if n <= INSERTION_ROW {
+        for k in 1..n {
             let (j, x) = (cols[k], vals[k]);
             let mut t = k;
             while t > 0 && cols[t - 1] > j {
@@ -406,30 +412,73 @@ pub(crate) fn sort_row(cols: &mut [u32], vals: &mut [f64]) {
         }
         return;
     }
+    if n <= STACK_ROW {
+        let mut keys = [0u64; STACK_ROW];
+        let mut old = [0f64; STACK_ROW];
+        sort_by_keys(cols, vals, &mut keys[..n], &mut old[..n]);
+        return;
+    }
     thread_local! {
         static KEYS: std::cell::RefCell<(Vec<u64>, Vec<f64>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
     }
     KEYS.with(|s| {
         let (keys, old) = &mut *s.borrow_mut();
-        keys.clear();
-        keys.extend(
-            cols.iter()
-                .enumerate()
-                .map(|(k, &j)| (j as u64) << 32 | k as u64),
-        );
-        keys.sort_unstable();
-        old.clear();
-        old.extend_from_slice(vals);
-        for ((c, x), &key) in cols.iter_mut().zip(vals.iter_mut()).zip(keys.iter()) {
-            *c = (key >> 32) as u32;
-            *x = old[key as u32 as usize];
-        }
+        keys.resize(n, 0);
+        old.resize(n, 0.0);
+        sort_by_keys(cols, vals, keys, old);
     });
+}
+
+/// Rows of at most this many entries are sorted by insertion.
+const INSERTION_ROW: usize = 16;
+/// Rows of at most this many entries are sorted in stack buffers.
+const STACK_ROW: usize = 128;
+
+/// [`sort_row`] with keys `(column, place)` in `keys` and the values
+/// copied to `old` (both as long as the row).
+#[inline(always)]
+fn sort_by_keys(cols: &mut [u32], vals: &mut [f64], keys: &mut [u64], old: &mut [f64]) {
+    for ((key, &j), k) in keys.iter_mut().zip(cols.iter()).zip(0u64..) {
+        *key = (j as u64) << 32 | k;
+    }
+    old.copy_from_slice(vals);
+    keys.sort_unstable();
+    for ((c, x), &key) in cols.iter_mut().zip(vals.iter_mut()).zip(keys.iter()) {
+        *c = (key >> 32) as u32;
+        *x = old[key as u32 as usize];
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every length through all three of `sort_row`'s ways (insertion,
+    /// stack keys, scratch keys), with repeated columns: the order a
+    /// stable sort of the places by column gives, each value with its
+    /// column.
+    #[test]
+    fn sort_row_is_a_stable_sort_by_column() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for n in (0..=40).chain([63, 64, 65, 127, 128, 129, 300]) {
+            for span in [3u64, 1 << 20] {
+                let cols: Vec<u32> = (0..n).map(|_| (next() % span) as u32).collect();
+                let vals: Vec<f64> = (0..n).map(|k| k as f64 + 0.5).collect();
+                let mut places: Vec<usize> = (0..n).collect();
+                places.sort_by_key(|&k| cols[k]);
+                let (mut c, mut v) = (cols.clone(), vals.clone());
+                sort_row(&mut c, &mut v);
+                assert_eq!(c, places.iter().map(|&k| cols[k]).collect::<Vec<_>>());
+                assert_eq!(v, places.iter().map(|&k| vals[k]).collect::<Vec<_>>());
+            }
+        }
+    }
 
     fn dense(a: &RawCsr) -> Vec<Vec<f64>> {
         let mut d = vec![vec![0.0; a.ncols]; a.nrows];
