@@ -392,10 +392,8 @@ fn concat_parts(
 /// columns packed with their places into keys, sorted, and the values
 /// moved after them (in stack buffers for the rows of up to
 /// [`STACK_ROW`] entries, most of a coarse level's; in reused scratch for
-/// the longer ones). An insertion sort on the 20 to 60 entries of a
-/// coarse Laplacian's row, in the order the product leaves them, took
-/// 0.13-0.16 s of the gathers' time on 16 and 64 ranks of the 100^3
-/// Laplacian, the keys 0.11 s.
+/// the longer ones). Insertion was the slower on the 20 to 60 entries of
+/// a coarse Laplacian's row in the product's order (docs/performance.md).
 pub(crate) fn sort_row(cols: &mut [u32], vals: &mut [f64]) {
     let n = cols.len();
     if n <= INSERTION_ROW {
