@@ -390,10 +390,12 @@ fn concat_parts(
 /// Sorts one row by column, values along (equal columns keep their
 /// order): an insertion sort in place for the shortest rows, else the
 /// columns packed with their places into keys, sorted, and the values
-/// moved after them (in stack buffers for the rows of up to
-/// [`STACK_ROW`] entries, most of a coarse level's; in reused scratch for
-/// the longer ones). Insertion was the slower on the 20 to 60 entries of
-/// a coarse Laplacian's row in the product's order (docs/performance.md).
+/// moved after them: in stack buffers for the rows of up to
+/// [`STACK_ROW`] entries, most of a coarse level's, and by radix in
+/// reused scratch for the longer ones (elasticity's coarse rows, 175 to
+/// 520 entries). Insertion was the slower on the 20 to 60 entries of a
+/// coarse Laplacian's row in the product's order, a comparison sort on
+/// the long rows (docs/performance.md).
 pub(crate) fn sort_row(cols: &mut [u32], vals: &mut [f64]) {
     let n = cols.len();
     if n <= INSERTION_ROW {
@@ -417,19 +419,63 @@ pub(crate) fn sort_row(cols: &mut [u32], vals: &mut [f64]) {
         return;
     }
     thread_local! {
-        static KEYS: std::cell::RefCell<(Vec<u64>, Vec<f64>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+        static KEYS: std::cell::RefCell<(Vec<u64>, Vec<u64>, Vec<f64>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
     }
     KEYS.with(|s| {
-        let (keys, old) = &mut *s.borrow_mut();
+        let (keys, tmp, old) = &mut *s.borrow_mut();
         keys.resize(n, 0);
+        tmp.resize(n, 0);
         old.resize(n, 0.0);
-        sort_by_keys(cols, vals, keys, old);
+        radix_by_keys(cols, vals, keys, tmp, old);
     });
+}
+
+/// [`sort_by_keys`] by least significant digits first (8 bits a pass,
+/// each pass stable, so equal columns keep their places' order), over the
+/// bits that the row's columns less its least one span.
+fn radix_by_keys(
+    cols: &mut [u32],
+    vals: &mut [f64],
+    keys: &mut [u64],
+    tmp: &mut [u64],
+    old: &mut [f64],
+) {
+    let lo = cols.iter().copied().min().unwrap_or(0);
+    let hi = cols.iter().copied().max().unwrap_or(0);
+    for ((key, &j), k) in keys.iter_mut().zip(cols.iter()).zip(0u64..) {
+        *key = ((j - lo) as u64) << 32 | k;
+    }
+    old.copy_from_slice(vals);
+    let bits = 32 - (hi - lo).leading_zeros();
+    let (mut src, mut dst) = (keys, tmp);
+    let mut shift = 32;
+    while shift < 32 + bits {
+        let mut count = [0usize; 256];
+        for &key in src.iter() {
+            count[(key >> shift) as usize & 255] += 1;
+        }
+        let mut at = 0;
+        for c in count.iter_mut() {
+            (*c, at) = (at, at + *c);
+        }
+        for &key in src.iter() {
+            let d = (key >> shift) as usize & 255;
+            dst[count[d]] = key;
+            count[d] += 1;
+        }
+        std::mem::swap(&mut src, &mut dst);
+        shift += 8;
+    }
+    for ((c, x), &key) in cols.iter_mut().zip(vals.iter_mut()).zip(src.iter()) {
+        *c = (key >> 32) as u32 + lo;
+        *x = old[key as u32 as usize];
+    }
 }
 
 /// Rows of at most this many entries are sorted by insertion.
 const INSERTION_ROW: usize = 16;
-/// Rows of at most this many entries are sorted in stack buffers.
+/// Rows of at most this many entries are sorted in stack buffers; the
+/// longer ones by radix (a pass's 256 counts cost more than a short row).
 const STACK_ROW: usize = 128;
 
 /// [`sort_row`] with keys `(column, place)` in `keys` and the values
