@@ -415,7 +415,9 @@ pub(crate) fn sort_row(cols: &mut [u32], vals: &mut [f64]) {
     if n <= STACK_ROW {
         let mut keys = [0u64; STACK_ROW];
         let mut old = [0f64; STACK_ROW];
-        sort_by_keys(cols, vals, &mut keys[..n], &mut old[..n]);
+        sort_by_keys(cols, vals, &mut keys[..n], &mut old[..n], 0, |k| {
+            k.sort_unstable()
+        });
         return;
     }
     thread_local! {
@@ -426,28 +428,47 @@ pub(crate) fn sort_row(cols: &mut [u32], vals: &mut [f64]) {
         keys.resize(n, 0);
         tmp.resize(n, 0);
         old.resize(n, 0.0);
-        radix_by_keys(cols, vals, keys, tmp, old);
+        let lo = cols.iter().copied().min().unwrap_or(0);
+        let hi = cols.iter().copied().max().unwrap_or(0);
+        let bits = 32 - (hi - lo).leading_zeros();
+        sort_by_keys(cols, vals, keys, old, lo, |k| radix_sort(k, tmp, bits));
     });
 }
 
-/// [`sort_by_keys`] by least significant digits first (8 bits a pass,
-/// each pass stable, so equal columns keep their places' order), over the
-/// bits that the row's columns less its least one span.
-fn radix_by_keys(
+/// Rows of at most this many entries are sorted by insertion.
+const INSERTION_ROW: usize = 16;
+/// Rows of at most this many entries are sorted in stack buffers; the
+/// longer ones by radix (a pass's 256 counts cost more than a short row).
+const STACK_ROW: usize = 128;
+
+/// [`sort_row`] by keys `(column - lo, place)` in `keys` (the values
+/// copied to `old`; both as long as the row), which `sort` orders by
+/// column, equal columns by place.
+#[inline(always)]
+fn sort_by_keys(
     cols: &mut [u32],
     vals: &mut [f64],
     keys: &mut [u64],
-    tmp: &mut [u64],
     old: &mut [f64],
+    lo: u32,
+    sort: impl FnOnce(&mut [u64]),
 ) {
-    let lo = cols.iter().copied().min().unwrap_or(0);
-    let hi = cols.iter().copied().max().unwrap_or(0);
     for ((key, &j), k) in keys.iter_mut().zip(cols.iter()).zip(0u64..) {
         *key = ((j - lo) as u64) << 32 | k;
     }
     old.copy_from_slice(vals);
-    let bits = 32 - (hi - lo).leading_zeros();
-    let (mut src, mut dst) = (keys, tmp);
+    sort(keys);
+    for ((c, x), &key) in cols.iter_mut().zip(vals.iter_mut()).zip(keys.iter()) {
+        *c = (key >> 32) as u32 + lo;
+        *x = old[key as u32 as usize];
+    }
+}
+
+/// Keys sorted by their high half's low `bits` bits, least significant
+/// byte first (each pass stable, so the places' order holds among equal
+/// columns); `tmp` as long as `keys`.
+fn radix_sort(keys: &mut [u64], tmp: &mut [u64], bits: u32) {
+    let (mut src, mut dst) = (&mut *keys, tmp);
     let mut shift = 32;
     while shift < 32 + bits {
         let mut count = [0usize; 256];
@@ -466,30 +487,9 @@ fn radix_by_keys(
         std::mem::swap(&mut src, &mut dst);
         shift += 8;
     }
-    for ((c, x), &key) in cols.iter_mut().zip(vals.iter_mut()).zip(src.iter()) {
-        *c = (key >> 32) as u32 + lo;
-        *x = old[key as u32 as usize];
-    }
-}
-
-/// Rows of at most this many entries are sorted by insertion.
-const INSERTION_ROW: usize = 16;
-/// Rows of at most this many entries are sorted in stack buffers; the
-/// longer ones by radix (a pass's 256 counts cost more than a short row).
-const STACK_ROW: usize = 128;
-
-/// [`sort_row`] with keys `(column, place)` in `keys` and the values
-/// copied to `old` (both as long as the row).
-#[inline(always)]
-fn sort_by_keys(cols: &mut [u32], vals: &mut [f64], keys: &mut [u64], old: &mut [f64]) {
-    for ((key, &j), k) in keys.iter_mut().zip(cols.iter()).zip(0u64..) {
-        *key = (j as u64) << 32 | k;
-    }
-    old.copy_from_slice(vals);
-    keys.sort_unstable();
-    for ((c, x), &key) in cols.iter_mut().zip(vals.iter_mut()).zip(keys.iter()) {
-        *c = (key >> 32) as u32;
-        *x = old[key as u32 as usize];
+    // An odd number of passes leaves them in the scratch.
+    if bits.div_ceil(8) % 2 == 1 {
+        dst.copy_from_slice(src);
     }
 }
 
@@ -498,7 +498,7 @@ mod tests {
     use super::*;
 
     /// Every length through all three of `sort_row`'s ways (insertion,
-    /// stack keys, scratch keys), with repeated columns: the order a
+    /// stack keys, radix in scratch), with repeated columns: the order a
     /// stable sort of the places by column gives, each value with its
     /// column.
     #[test]
@@ -511,7 +511,7 @@ mod tests {
             seed
         };
         for n in (0..=40).chain([63, 64, 65, 127, 128, 129, 300]) {
-            for span in [3u64, 1 << 20] {
+            for span in [3u64, 1 << 12, 1 << 20] {
                 let cols: Vec<u32> = (0..n).map(|_| (next() % span) as u32).collect();
                 let vals: Vec<f64> = (0..n).map(|k| k as f64 + 0.5).collect();
                 let mut places: Vec<usize> = (0..n).collect();
