@@ -269,6 +269,7 @@ pub(crate) fn ext_pi(
     let rows: Vec<usize> = a.ranks.iter().map(Local::rows).collect();
     let ext = couplings(a, sp.cf, &strong_f_neighbours(a, s, sp.cf));
     let sc = strong_c(a, s, sp);
+    let mixed = mixed_signs(a);
     let init = || Marks {
         mark: vec![u64::MAX; n],
         cols: Vec::new(),
@@ -284,7 +285,7 @@ pub(crate) fn ext_pi(
     };
     let blocks = par_rows(&rows, [per_row; 2], init, |m, r, i, d, o| {
         let fixed = (trunc_factor, max_elmts);
-        row(a, s, sp, (&ext, &sc), dof, fixed, m, r, i, d, o)
+        row(a, s, sp, (&ext, &sc, mixed), dof, fixed, m, r, i, d, o)
     });
     drop((ext, sc));
     // The offd columns: increasing global coarse index.
@@ -294,6 +295,36 @@ pub(crate) fn ext_pi(
         |r| coarse[r + 1] - coarse[r],
         coarse[coarse.len() - 1],
     )
+}
+
+/// Whether a level's rows couple with both signs off the diagonal (an
+/// elasticity operator's do, a Laplacian's hardly), judged on about 4,096
+/// rows spread over the ranks: a tenth or more of their off-diagonal
+/// entries with the diagonal's sign. Only the speed of [`local_hits`]
+/// depends on it (its couplings found 16 at a time where a branch per
+/// coupling would often be mispredicted), never the result.
+fn mixed_signs(a: &ParCsr) -> bool {
+    let rows = a.global_rows();
+    let step = (rows / 4096).max(1);
+    let (mut same, mut all) = (0usize, 0usize);
+    for (r, l) in a.ranks.iter().enumerate() {
+        let first = a.rows[r];
+        // This rank's sampled rows: the multiples of `step` in its block.
+        let from = first.div_ceil(step) * step - first;
+        for i in (from..l.rows()).step_by(step) {
+            let (_, v) = l.diag.row(i);
+            let Some((&d, off)) = v.split_first() else {
+                continue;
+            };
+            let sgn = if d < 0.0 { -1.0 } else { 1.0 };
+            let off = off.iter().chain(l.offd.row(i).1);
+            for &y in off {
+                all += 1;
+                same += usize::from(sgn * y > 0.0);
+            }
+        }
+    }
+    10 * same >= all && same > 0
 }
 
 /// Whether mark `x` is a place in the row of `me` (its high half): not
@@ -340,7 +371,7 @@ fn spread(hits: &[(u32, f64)], x: f64, sum: f64, diagonal: &mut f64, d: &mut Row
 /// rule of `A_ext` but for a NaN or missing diagonal). Only C points have
 /// places in a row, and only this rank's F points can be the row's own.
 #[allow(clippy::too_many_arguments)]
-fn local_hits(
+fn local_hits<const MIXED: bool>(
     c1: &[u32],
     v1: &[f64],
     oc1: &[u32],
@@ -360,16 +391,38 @@ fn local_hits(
     // The couplings that count, for the distribution after.
     hits.clear();
     let mut sum = 0.0;
-    for (&j2, &y) in c1.iter().zip(v1).skip(1) {
-        if sgn * y < 0.0 {
-            let g2 = first + j2 as usize;
-            if let Some(p) = place(mark[g2], me) {
-                sum += y;
-                hits.push((p as u32, y));
-            } else if g2 == gi {
-                sum += y;
-                hits.push((GI, y));
+    let mut visit = |j2: u32, y: f64| {
+        let g2 = first + j2 as usize;
+        if let Some(p) = place(mark[g2], me) {
+            sum += y;
+            hits.push((p as u32, y));
+        } else if g2 == gi {
+            sum += y;
+            hits.push((GI, y));
+        }
+    };
+    let (c1, v1) = (c1.get(1..).unwrap_or(&[]), v1.get(1..).unwrap_or(&[]));
+    let mut base = 0;
+    if MIXED {
+        // Those of the opposite sign found 16 at a time (compares without
+        // branches), then taken in row order.
+        let mut chunks = v1.chunks_exact(16);
+        for ch in &mut chunks {
+            let mut m = 0u32;
+            for (t, &y) in ch.iter().enumerate() {
+                m |= u32::from(sgn * y < 0.0) << t;
             }
+            while m != 0 {
+                let k = base + m.trailing_zeros() as usize;
+                visit(c1[k], v1[k]);
+                m &= m - 1;
+            }
+            base += 16;
+        }
+    }
+    for (&j2, &y) in c1[base..].iter().zip(&v1[base..]) {
+        if sgn * y < 0.0 {
+            visit(j2, y);
         }
     }
     for (&k2, &y) in oc1.iter().zip(ov1) {
@@ -392,7 +445,7 @@ fn row(
     a: &ParCsr,
     s: &[LocalS],
     sp: &Splitting,
-    (ext, sc): (&FlatRows, &FlatRows<[u32; 2]>),
+    (ext, sc, mixed): (&FlatRows, &FlatRows<[u32; 2]>, bool),
     dof: Dof,
     (trunc_factor, max_elmts): (f64, usize),
     m: &mut Marks,
@@ -480,7 +533,11 @@ fn row(
             // of the sign opposite to its diagonal.
             let (c1, v1) = l.diag.row(j as usize);
             let (oc1, ov1) = l.offd.row(j as usize);
-            let sum = local_hits(c1, v1, oc1, ov1, mark, me, gi, first, cmap, hits);
+            let sum = if mixed {
+                local_hits::<true>(c1, v1, oc1, ov1, mark, me, gi, first, cmap, hits)
+            } else {
+                local_hits::<false>(c1, v1, oc1, ov1, mark, me, gi, first, cmap, hits)
+            };
             spread(hits, x, sum, &mut diagonal, d, o);
         } else if cf[g] != SF_PT && same_fn(g) {
             diagonal += x;
@@ -531,5 +588,73 @@ fn row(
                 o.vals.push(x);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::amg::raw::RawCsr;
+
+    fn level(spec: &str, ranks: usize) -> ParCsr {
+        let m = crate::matrix::source::Source::parse(spec)
+            .unwrap()
+            .load(None)
+            .unwrap();
+        let n = m.csr.rows();
+        let blocks: Vec<usize> = (0..=ranks).map(|r| r * n / ranks).collect();
+        ParCsr::split(&RawCsr::from_csr(&m.csr), &blocks)
+    }
+
+    /// A Laplacian's off-diagonal couplings all have the sign opposite to
+    /// the diagonal; elasticity's have both.
+    #[test]
+    fn mixed_signs_tells_elasticity_from_a_laplacian() {
+        assert!(!mixed_signs(&level("gen:poisson3d:12", 3)));
+        assert!(mixed_signs(&level("gen:elasticity3d:6", 3)));
+    }
+
+    /// The couplings found 16 at a time are those the branch per coupling
+    /// finds, in the same order, with the same sum to the bit, on rows of
+    /// both signs: every row of elasticity read for a row `gi` whose
+    /// places are every third point and its own point.
+    #[test]
+    fn both_ways_of_finding_a_neighbours_couplings_agree() {
+        let a = level("gen:elasticity3d:6", 2);
+        let n = a.global_rows();
+        let (l, first) = (&a.ranks[1], a.rows[1]);
+        let mut mark = vec![u64::MAX; n];
+        let gi = first + 7;
+        let me = (gi as u64) << 32;
+        for (k, g) in (0..n).step_by(3).enumerate() {
+            mark[g] = me | k as u64;
+        }
+        let (mut h1, mut h2) = (Vec::new(), Vec::new());
+        let (mut counted, mut own, mut long) = (0, 0, 0);
+        for j in 0..l.rows() {
+            let (c1, v1) = l.diag.row(j);
+            let (oc1, ov1) = l.offd.row(j);
+            let args = (c1, v1, oc1, ov1, &mark[..], me, gi, first, &l.col_map[..]);
+            let s1 = local_hits::<true>(
+                args.0, args.1, args.2, args.3, args.4, args.5, args.6, args.7, args.8, &mut h1,
+            );
+            let s2 = local_hits::<false>(
+                args.0, args.1, args.2, args.3, args.4, args.5, args.6, args.7, args.8, &mut h2,
+            );
+            assert_eq!(s1.to_bits(), s2.to_bits(), "row {j}");
+            assert_eq!(h1.len(), h2.len(), "row {j}");
+            for (x, y) in h1.iter().zip(&h2) {
+                assert_eq!((x.0, x.1.to_bits()), (y.0, y.1.to_bits()), "row {j}");
+            }
+            counted += h1.len();
+            own += h1.iter().filter(|x| x.0 == GI).count();
+            long += usize::from(c1.len() > 32);
+        }
+        // Rows long enough for the 16-at-a-time path, the row's own point
+        // among the couplings found, many couplings in all.
+        assert!(
+            long > 100 && own > 10 && counted > 1000,
+            "{long} {own} {counted}"
+        );
     }
 }
