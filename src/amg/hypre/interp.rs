@@ -370,6 +370,8 @@ fn spread(hits: &[(u32, f64)], x: f64, sum: f64, diagonal: &mut f64, d: &mut Row
 /// of the rank's own rows (`sgn` 1 unless the diagonal is negative: the
 /// rule of `A_ext` but for a NaN or missing diagonal). Only C points have
 /// places in a row, and only this rank's F points can be the row's own.
+/// `MIXED` (a level of both signs, [`mixed_signs`]): the couplings of the
+/// opposite sign are found 16 at a time; the same hits in the same order.
 #[allow(clippy::too_many_arguments)]
 fn local_hits<const MIXED: bool>(
     c1: &[u32],
@@ -594,33 +596,22 @@ fn row(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::amg::raw::RawCsr;
-
-    fn level(spec: &str, ranks: usize) -> ParCsr {
-        let m = crate::matrix::source::Source::parse(spec)
-            .unwrap()
-            .load(None)
-            .unwrap();
-        let n = m.csr.rows();
-        let blocks: Vec<usize> = (0..=ranks).map(|r| r * n / ranks).collect();
-        ParCsr::split(&RawCsr::from_csr(&m.csr), &blocks)
-    }
 
     /// A Laplacian's off-diagonal couplings all have the sign opposite to
     /// the diagonal; elasticity's have both.
     #[test]
     fn mixed_signs_tells_elasticity_from_a_laplacian() {
-        assert!(!mixed_signs(&level("gen:poisson3d:12", 3)));
-        assert!(mixed_signs(&level("gen:elasticity3d:6", 3)));
+        assert!(!mixed_signs(&ParCsr::of_spec("gen:poisson3d:12", 3)));
+        assert!(mixed_signs(&ParCsr::of_spec("gen:elasticity3d:6", 3)));
     }
 
     /// The couplings found 16 at a time are those the branch per coupling
     /// finds, in the same order, with the same sum to the bit, on rows of
-    /// both signs: every row of elasticity read for a row `gi` whose
-    /// places are every third point and its own point.
+    /// both signs: every row of an elasticity matrix read for a row `gi`
+    /// with places at every third point (its own point found apart).
     #[test]
     fn both_ways_of_finding_a_neighbours_couplings_agree() {
-        let a = level("gen:elasticity3d:6", 2);
+        let a = ParCsr::of_spec("gen:elasticity3d:6", 2);
         let n = a.global_rows();
         let (l, first) = (&a.ranks[1], a.rows[1]);
         let mut mark = vec![u64::MAX; n];
@@ -634,13 +625,9 @@ mod tests {
         for j in 0..l.rows() {
             let (c1, v1) = l.diag.row(j);
             let (oc1, ov1) = l.offd.row(j);
-            let args = (c1, v1, oc1, ov1, &mark[..], me, gi, first, &l.col_map[..]);
-            let s1 = local_hits::<true>(
-                args.0, args.1, args.2, args.3, args.4, args.5, args.6, args.7, args.8, &mut h1,
-            );
-            let s2 = local_hits::<false>(
-                args.0, args.1, args.2, args.3, args.4, args.5, args.6, args.7, args.8, &mut h2,
-            );
+            let cmap = &l.col_map[..];
+            let s1 = local_hits::<true>(c1, v1, oc1, ov1, &mark, me, gi, first, cmap, &mut h1);
+            let s2 = local_hits::<false>(c1, v1, oc1, ov1, &mark, me, gi, first, cmap, &mut h2);
             assert_eq!(s1.to_bits(), s2.to_bits(), "row {j}");
             assert_eq!(h1.len(), h2.len(), "row {j}");
             for (x, y) in h1.iter().zip(&h2) {

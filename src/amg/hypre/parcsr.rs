@@ -358,6 +358,21 @@ impl ParCsr {
     }
 }
 
+#[cfg(test)]
+impl ParCsr {
+    /// The matrix of `spec` (a generator or a file) on `ranks` even row
+    /// blocks: the tests' level 0.
+    pub(crate) fn of_spec(spec: &str, ranks: usize) -> ParCsr {
+        let m = crate::matrix::source::Source::parse(spec)
+            .unwrap()
+            .load(None)
+            .unwrap();
+        let n = m.csr.rows();
+        let blocks: Vec<usize> = (0..=ranks).map(|r| r * n / ranks).collect();
+        ParCsr::split(&RawCsr::from_csr(&m.csr), &blocks)
+    }
+}
+
 /// One send of a rank's row to a neighbour (`send_map_elmts`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Slot {

@@ -553,13 +553,7 @@ mod tests {
     /// Level 0 of hypre's setup of `spec` on `ranks` even blocks: `A`,
     /// `P` and `P`'s packages.
     fn level(spec: &str, ranks: usize) -> (ParCsr, ParCsr, Vec<Comm>) {
-        let m = crate::matrix::source::Source::parse(spec)
-            .unwrap()
-            .load(None)
-            .unwrap();
-        let n = m.csr.rows();
-        let blocks: Vec<usize> = (0..=ranks).map(|r| r * n / ranks).collect();
-        let a = ParCsr::split(&RawCsr::from_csr(&m.csr), &blocks);
+        let a = ParCsr::of_spec(spec, ranks);
         let comms = a.comms();
         let o = Preset::Hypre.options();
         let s = strength::of(&a, &o.strength, None);
