@@ -207,21 +207,11 @@ pub fn fit_machine(samples: &[Sample], setup: &Setup) -> Result<Calibrated, FitE
         None => not_measured.push("r_n: no usable injection time".into()),
     }
     // gamma: reversed less matching order, per message count.
-    let queue = |e: Experiment| -> Vec<(u64, f64)> {
-        samples
-            .iter()
-            .filter(|s| s.experiment == e)
-            .map(|s| (s.messages, s.seconds))
-            .collect()
-    };
-    let matching = queue(Experiment::QueueMatching);
-    let pts: Vec<(f64, f64, f64)> = queue(Experiment::QueueReversed)
-        .into_iter()
-        .filter_map(|(n, rev)| {
-            let fwd = matching.iter().find(|m| m.0 == n)?.1;
-            Some((n as f64, rev, fwd))
-        })
-        .collect();
+    let pts = super::samples::by_count(
+        samples,
+        Experiment::QueueReversed,
+        Experiment::QueueMatching,
+    );
     match fit::gamma(&pts) {
         Some(g) if g.c > 0.0 => {
             params.gamma = g.c.min(1.0);

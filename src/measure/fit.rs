@@ -196,6 +196,16 @@ pub fn gamma(points: &[(f64, f64, f64)]) -> Option<Proportional> {
     proportional(&xy)
 }
 
+/// The cost of a receive made one at a time (`recvserial`'s
+/// `per_received`, RAPtor's blocking probe and receive): `c n` fitted
+/// through the origin to the extra time of `n` messages so received over
+/// the same messages into receives posted before they came: `(n, serial,
+/// posted)` seconds.
+pub fn serial_receive(points: &[(f64, f64, f64)]) -> Option<Proportional> {
+    let xy: Vec<(f64, f64)> = points.iter().map(|&(n, ser, pos)| (n, ser - pos)).collect();
+    proportional(&xy)
+}
+
 /// The injection limit `R_N` of eq. 2 from `a` ranks of one node each
 /// sending `s` bytes to another node at once, `(a, s, seconds)`: the
 /// model's time is `alpha + a s / min(R_N, a R_b)`, so each point's node

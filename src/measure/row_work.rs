@@ -130,14 +130,54 @@ pub struct FromKernels {
     pub not_measured: Vec<String>,
 }
 
+/// `recvserial`'s `per_received` from `calibrate`'s queue test: its `n`
+/// messages received one at a time (a blocking probe, then the receive,
+/// as RAPtor's `communicate(A)` takes rows) less the same messages into
+/// receives posted before they came, `c n` through the origin. Kept at
+/// `out`'s value, said so, when there is no such test or the serial
+/// receives cost no more (a fit whose line explains less than half of
+/// the extra time's spread is taken as noise).
+fn serial_receives(samples: &[Sample], out: &mut FromKernels, host: &str, date: &str) {
+    let points =
+        super::samples::by_count(samples, Experiment::RecvSerial, Experiment::QueueMatching);
+    let kept = out.row_work.per_received;
+    match super::fit::serial_receive(&points) {
+        Some(f) if f.c > 0.0 && f.r2 >= 0.5 => {
+            out.row_work.per_received = f.c;
+            let (lo, hi) = (points[0].0, points[points.len() - 1].0);
+            out.fits.push(Fit {
+                parameter: "row_work.per_received".into(),
+                method: format!(
+                    "measured by amgcomm calibrate on {host}, {date}: {lo}-{hi} messages of 8 B received one at a time by a blocking probe and receive (RAPtor's communicate(A)), less the same into receives posted before they came, per message; least squares through the origin over {} counts",
+                    f.points
+                ),
+                value: Some(f.c),
+                alpha: None,
+                rate: None,
+                r2: Some(f.r2),
+                rel_err: None,
+                points: f.points,
+                bytes: None,
+            });
+        }
+        Some(f) => out.not_measured.push(format!(
+            "row_work.per_received: messages received one at a time by a blocking probe and receive cost no more than into receives posted before they came (fit {:.3e} s a message, R^2 {:.2}); Blue Waters' {kept:e} kept",
+            f.c, f.r2
+        )),
+        None => out.not_measured.push(format!(
+            "row_work.per_received: no serial receives timed; Blue Waters' {kept:e} kept"
+        )),
+    }
+}
+
 /// `rowcopy` and `rowpack` from `calibrate`'s timed kernels
 /// ([`super::row_kernels`], every rank at once): each the slope of the
 /// slowest rank's seconds over the nonzeros copied, or the elements
 /// packed plus unpacked, by weighted least squares of `t = a + c n` over
 /// the sizes (the intercept takes the timer's and the loop's constant
-/// part). `per_received` and the error factor keep `base`'s: no serial
-/// receive or exchange of rows is timed. Without row-work samples (an
-/// older CSV) nothing changes.
+/// part); `per_received` from the queue test ([`serial_receives`]). The
+/// error factor keeps `base`'s: no exchange of rows is timed. Without
+/// row-work samples (an older CSV) nothing changes.
 pub fn from_kernels(samples: &[Sample], base: RowWork, host: &str, date: &str) -> FromKernels {
     let mut out = FromKernels {
         row_work: base,
@@ -205,10 +245,7 @@ pub fn from_kernels(samples: &[Sample], base: RowWork, host: &str, date: &str) -
             )),
         }
     }
-    out.not_measured.push(format!(
-        "row_work.per_received: a serial receive is not timed apart from the ping-pongs; Blue Waters' {:e} kept",
-        base.per_received
-    ));
+    serial_receives(samples, &mut out, host, date);
     out.not_measured.push(format!(
         "row_work.error: no exchange of rows is timed here; Blue Waters' factor {} kept",
         base.error
@@ -258,10 +295,66 @@ mod tests {
             .method
             .starts_with("measured by amgcomm calibrate on node7, 2026-11-27T00:00:00Z"));
         assert_eq!(got.not_measured.len(), 3);
+        assert!(got.not_measured[0].starts_with("row_work.per_received: no serial receives timed"));
         // No row-work samples: nothing changes, nothing is said.
         let none = from_kernels(&[], base, "node7", "");
         assert_eq!(none.row_work, base);
         assert!(none.fits.is_empty() && none.not_measured.is_empty());
+    }
+
+    /// The queue test's serial receives, 70 ns a message over the posted
+    /// ones (each with its own constant), give `per_received`; receives
+    /// that cost no more, or only noise, keep Blue Waters' and say so.
+    #[test]
+    fn serial_receives_give_the_cost_of_a_receive() {
+        use crate::measure::samples::{Experiment, Sample};
+        let at = |e: Experiment, n: u64, t: f64| Sample {
+            experiment: e,
+            pattern: "ranks 0-1".into(),
+            bytes: 8,
+            messages: n,
+            active: 1,
+            hops: 0.0,
+            seconds: t,
+            min_seconds: t,
+            repetitions: 1,
+        };
+        let kernels = [
+            at(Experiment::RowCopy, 1000, 1e-5),
+            at(Experiment::RowCopy, 4000, 4e-5),
+        ];
+        let queue = |extra: &dyn Fn(f64) -> f64| -> Vec<Sample> {
+            let mut v = kernels.to_vec();
+            for n in [16u64, 64, 256, 1024] {
+                let posted = 1e-6 + 4e-8 * n as f64;
+                v.push(at(Experiment::QueueMatching, n, posted));
+                v.push(at(Experiment::RecvSerial, n, posted + extra(n as f64)));
+            }
+            v
+        };
+        let base = RowWork::bluewaters();
+        let got = from_kernels(&queue(&|n| 7e-8 * n), base, "node7", "2026-11-28");
+        assert!((got.row_work.per_received / 7e-8 - 1.0).abs() < 1e-9);
+        let f = got
+            .fits
+            .iter()
+            .find(|f| f.parameter == "row_work.per_received");
+        assert!(f
+            .unwrap()
+            .method
+            .contains("16-1024 messages of 8 B received one at a time"));
+        // No dearer: kept, with the fit's figure.
+        let same = from_kernels(&queue(&|_| 0.0), base, "node7", "");
+        assert_eq!(same.row_work.per_received, base.per_received);
+        assert!(same.not_measured.iter().any(|m| m.contains("cost no more")));
+        // Noise that does not grow with the count: no line, kept.
+        let noise = from_kernels(
+            &queue(&|n| if n < 100.0 { 3e-6 } else { 1e-7 }),
+            base,
+            "node7",
+            "",
+        );
+        assert_eq!(noise.row_work.per_received, base.per_received);
     }
 
     #[test]

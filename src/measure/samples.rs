@@ -17,6 +17,9 @@ pub enum Experiment {
     QueueReversed,
     /// The same with receives in matching order.
     QueueMatching,
+    /// The same received one at a time as RAPtor's `communicate(A)`
+    /// receives rows: a blocking probe, then the receive, in tag order.
+    RecvSerial,
     /// Every rank of the sending nodes sends one message to another node:
     /// a shift or a pair of nodes (the `pattern`).
     Contention,
@@ -36,6 +39,7 @@ impl Experiment {
             Experiment::Injection => "injection",
             Experiment::QueueReversed => "queue-reversed",
             Experiment::QueueMatching => "queue-matching",
+            Experiment::RecvSerial => "recv-serial",
             Experiment::Contention => "contention",
             Experiment::RowCopy => "row-copy",
             Experiment::RowPack => "row-pack",
@@ -68,6 +72,23 @@ pub struct Sample {
     pub repetitions: u64,
 }
 
+/// The queue test's `(n, seconds of experiment, seconds of base)` for
+/// each message count `n` both timed: an order of receives set beside
+/// another on the same messages.
+pub fn by_count(
+    samples: &[Sample],
+    experiment: Experiment,
+    base: Experiment,
+) -> Vec<(f64, f64, f64)> {
+    let of = |e: Experiment| samples.iter().filter(move |s| s.experiment == e);
+    of(experiment)
+        .filter_map(|s| {
+            let b = of(base).find(|b| b.messages == s.messages)?;
+            Some((s.messages as f64, s.seconds, b.seconds))
+        })
+        .collect()
+}
+
 /// The CSV header of [`csv`].
 pub const CSV_HEADER: &str =
     "experiment,locality,pattern,bytes,messages,active,hops,seconds,min_seconds,repetitions";
@@ -81,6 +102,7 @@ pub fn csv(samples: &[Sample]) -> String {
             Experiment::PingPong(l) => &l.default_name(),
             Experiment::QueueReversed
             | Experiment::QueueMatching
+            | Experiment::RecvSerial
             | Experiment::RowCopy
             | Experiment::RowPack => "",
             Experiment::Injection | Experiment::Contention => "network",

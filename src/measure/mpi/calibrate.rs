@@ -261,7 +261,9 @@ fn pingpong(s: &Session, locality: Locality, a: usize, b: usize, o: &Schedule) -
 }
 
 /// `n` messages of 8 bytes from `a` to `b`, whose receives `b` posted
-/// before, in reversed or in matching tag order: from `b`'s "ready" to
+/// before, in matching or in reversed tag order, or which `b` receives
+/// one at a time as they come (a blocking probe, then the receive: RAPtor's
+/// `communicate(A)`, for `row_work.per_received`): from `b`'s "ready" to
 /// its "done", timed on `a`. Samples on `a`.
 fn queue(s: &Session, a: usize, b: usize, o: &Schedule) -> Vec<Sample> {
     let mut out = Vec::new();
@@ -274,7 +276,11 @@ fn queue(s: &Session, a: usize, b: usize, o: &Schedule) -> Vec<Sample> {
     for &n in &o.queue_counts {
         let send = vec![7u8; 8 * n];
         let mut recv = vec![0u8; 8 * n];
-        for reversed in [false, true] {
+        for experiment in [
+            Experiment::QueueMatching,
+            Experiment::QueueReversed,
+            Experiment::RecvSerial,
+        ] {
             let mut exchange = || -> f64 {
                 if me_a {
                     let mut flag = 0u8;
@@ -289,11 +295,23 @@ fn queue(s: &Session, a: usize, b: usize, o: &Schedule) -> Vec<Sample> {
                     });
                     peer.receive_into_with_tag(&mut flag, DONE);
                     mpi::time() - t0
+                } else if experiment == Experiment::RecvSerial {
+                    // RAPtor's receive of rows: nothing posted before the
+                    // messages come; each probed (its size read), then
+                    // received, one after the other.
+                    peer.send_with_tag(&1u8, READY);
+                    for (k, chunk) in recv.chunks_mut(8).enumerate() {
+                        let status = peer.probe_with_tag(k as i32);
+                        let bytes = status.count(u8::equivalent_datatype()) as usize;
+                        peer.receive_into_with_tag(&mut chunk[..bytes.min(8)], k as i32);
+                    }
+                    peer.send_with_tag(&1u8, DONE);
+                    0.0
                 } else {
                     mpi::request::multiple_scope(n, |scope, coll| {
                         let mut chunks: Vec<(usize, &mut [u8])> =
                             recv.chunks_mut(8).enumerate().collect();
-                        if reversed {
+                        if experiment == Experiment::QueueReversed {
                             chunks.reverse();
                         }
                         for (k, chunk) in chunks {
@@ -316,11 +334,6 @@ fn queue(s: &Session, a: usize, b: usize, o: &Schedule) -> Vec<Sample> {
                 batches.push(total / reps as f64);
             }
             if me_a {
-                let experiment = if reversed {
-                    Experiment::QueueReversed
-                } else {
-                    Experiment::QueueMatching
-                };
                 out.push(sample(
                     experiment,
                     format!("ranks {a}-{b}"),
