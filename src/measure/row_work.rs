@@ -144,7 +144,8 @@ fn serial_receives(samples: &[Sample], out: &mut FromKernels, host: &str, date: 
     match super::fit::serial_receive(&points) {
         Some(f) if f.c > 0.0 && f.r2 >= 0.5 => {
             out.row_work.per_received = f.c;
-            let (lo, hi) = (points[0].0, points[points.len() - 1].0);
+            let lo = points.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
+            let hi = points.iter().map(|p| p.0).fold(0.0, f64::max);
             out.fits.push(Fit {
                 parameter: "row_work.per_received".into(),
                 method: format!(
