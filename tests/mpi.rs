@@ -208,8 +208,8 @@ fn copy_loop_per_nonzero(ranks: usize) -> f64 {
 /// here on as many threads as calibrate had ranks (4 on this machine's 2
 /// cores: one thread alone was up to 5.1 times faster than each rank).
 /// Its serial receive is measured too where it separates, and checked
-/// against the raw rows it was fitted from (63-79 ns here over 9
-/// calibrations, against a one-way message's 0.3-0.5 us).
+/// against the raw rows it was fitted from (45-56 ns here, against a
+/// one-way message's 0.3-0.5 us).
 #[test]
 fn calibrate_measures_the_row_work_here() {
     let d = tempfile::tempdir().unwrap();
@@ -251,10 +251,11 @@ fn calibrate_measures_the_row_work_here() {
         2
     );
     // Serial receives (8 B, each probed then received): measured where
-    // dearer than posted ones, then within 2 of the raw rows' extra time a
-    // message and below a one-way message's alpha; else kept, said so, the
-    // raw rows showing no clear extra time at the largest count (the two
-    // ranks sometimes share one of 2 cores a whole run: 2 runs in 8 here).
+    // dearer than posted ones, then within 2 of the raw rows' pooled extra
+    // time a message up to 256 messages and below a one-way message's
+    // alpha; else kept, said so, the raw rows showing no clear extra time
+    // at the largest count (the two ranks sometimes share one of 2 cores a
+    // whole run: 2 runs in 8 here).
     let seconds = |kind: &str| -> Vec<(f64, f64)> {
         (csv.lines().filter(|r| r.starts_with(kind)))
             .map(|r| {
@@ -265,9 +266,8 @@ fn calibrate_measures_the_row_work_here() {
     };
     let (serial, posted) = (seconds("recv-serial,"), seconds("queue-matching,"));
     assert!(serial.len() >= 4 && serial.len() == posted.len());
-    let mut extra: Vec<f64> = (serial.iter().zip(&posted))
-        .map(|(s, p)| (s.1 - p.1) / s.0)
-        .collect();
+    let flat = (serial.iter().zip(&posted)).filter(|(s, _)| s.0 <= 256.0);
+    let (extra, count) = flat.fold((0.0, 0.0), |(e, c), (s, p)| (e + s.1 - p.1, c + s.0));
     match cal
         .fits
         .iter()
@@ -278,11 +278,10 @@ fn calibrate_measures_the_row_work_here() {
                 f.method.starts_with("measured by amgcomm calibrate on ")
                     && f.method.contains(&cal.date)
             );
-            extra.sort_by(f64::total_cmp);
-            let r = rw.per_received / extra[extra.len() / 2];
+            let r = rw.per_received / (extra / count);
             assert!(
                 (0.5..2.0).contains(&r),
-                "{:e} against {extra:?}",
+                "{:e}: {serial:?} against {posted:?}",
                 rw.per_received
             );
             let alpha = m

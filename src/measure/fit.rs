@@ -197,13 +197,45 @@ pub fn gamma(points: &[(f64, f64, f64)]) -> Option<Proportional> {
 }
 
 /// The cost of a receive made one at a time (`recvserial`'s
-/// `per_received`, RAPtor's blocking probe and receive): `c n` fitted
-/// through the origin to the extra time of `n` messages so received over
-/// the same messages into receives posted before they came: `(n, serial,
-/// posted)` seconds.
-pub fn serial_receive(points: &[(f64, f64, f64)]) -> Option<Proportional> {
-    let xy: Vec<(f64, f64)> = points.iter().map(|&(n, ser, pos)| (n, ser - pos)).collect();
-    proportional(&xy)
+/// `per_received`, RAPtor's blocking probe and receive), from `(n,
+/// serial, posted)` seconds of `n` messages so received and of the same
+/// messages into receives posted before they came.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SerialReceive {
+    /// The median over the counts of the extra time a message,
+    /// `(serial - posted) / n`: at large counts the sender outruns a
+    /// serial receiver and the time grows faster, which a line through
+    /// all the points would take for the cost of every message.
+    pub per_message: f64,
+    /// The share of pairs of counts whose extra time grows with the count
+    /// (1 for a cost every message adds; about half, or less, for noise
+    /// or a fixed extra).
+    pub growing: f64,
+    /// Counts used.
+    pub points: usize,
+}
+
+/// [`SerialReceive`] of `points`; `None` for fewer than two counts.
+pub fn serial_receive(points: &[(f64, f64, f64)]) -> Option<SerialReceive> {
+    if points.len() < 2 {
+        return None;
+    }
+    let extra = |p: &(f64, f64, f64)| p.1 - p.2;
+    let per: Vec<f64> = points.iter().map(|p| extra(p) / p.0).collect();
+    let (mut pairs, mut up) = (0usize, 0usize);
+    for (i, a) in points.iter().enumerate() {
+        for b in &points[i + 1..] {
+            if a.0 != b.0 {
+                pairs += 1;
+                up += usize::from((extra(b) - extra(a)) * (b.0 - a.0) > 0.0);
+            }
+        }
+    }
+    Some(SerialReceive {
+        per_message: median(&per),
+        growing: up as f64 / pairs.max(1) as f64,
+        points: points.len(),
+    })
 }
 
 /// The injection limit `R_N` of eq. 2 from `a` ranks of one node each
