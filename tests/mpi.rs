@@ -208,7 +208,7 @@ fn copy_loop_per_nonzero(ranks: usize) -> f64 {
 /// here on as many threads as calibrate had ranks (4 on this machine's 2
 /// cores: one thread alone was up to 5.1 times faster than each rank).
 /// Its serial receive is measured too where it separates, and checked
-/// against the raw rows it was fitted from (45-56 ns here, against a
+/// against the raw rows it was fitted from (45-51 ns here, against a
 /// one-way message's 0.3-0.5 us).
 #[test]
 fn calibrate_measures_the_row_work_here() {
