@@ -453,3 +453,80 @@ fn todays_machines_drive_every_command() {
     assert_eq!(list[5]["name"], "aurora");
     assert_eq!(list[5]["kinds"][0], 0);
 }
+
+/// A machine whose serial receive costs something (`calibrate` measured
+/// `row_work.per_received`) has `aa` charge `recvserial` without being
+/// asked: `per_received` times the most messages a rank receives (the
+/// report's `max_recv`, one step under the standard strategy). A preset,
+/// which borrows Blue Waters' 0, and `+bare` charge no such column.
+#[test]
+fn a_measured_serial_receive_is_charged_on_aa() {
+    let dir = tempfile::tempdir().unwrap();
+    let shown = amgcomm(dir.path(), &["machine", "show", "bluewaters", "--json"]);
+    let mut m: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
+    let per_received = 2.5e-6;
+    m["params"]["row_work"]["per_received"] = per_received.into();
+    let file = dir.path().join("measured.json");
+    std::fs::write(&file, m.to_string()).unwrap();
+    let run = |out: &str, extra: &[&str]| -> serde_json::Value {
+        let mut args = vec![
+            "analyze",
+            "gen:poisson3d:16",
+            "--nodes",
+            "2",
+            "--ppn",
+            "4",
+            "--ops",
+            "aa",
+            "--out",
+            out,
+        ];
+        args.extend_from_slice(extra);
+        let o = amgcomm(dir.path(), &args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let report = std::fs::read(dir.path().join(out).join("report.json")).unwrap();
+        serde_json::from_slice(&report).unwrap()
+    };
+    let machine = ["--machine", file.to_str().unwrap()];
+    let measured = run("measured", &machine);
+    let levels = measured["levels"].as_array().unwrap();
+    let mut charged = 0;
+    for l in levels {
+        let aa = &l["ops"]["aa"];
+        let cost = &aa["cost"];
+        let recv = aa["messages"]["max_recv"].as_f64().unwrap();
+        let serial = cost["recvserial"].as_f64().unwrap();
+        assert!(common::close(serial, per_received * recv), "{l}");
+        let parts: f64 = [
+            "max_rate",
+            "queue_search",
+            "contention",
+            "rowcopy",
+            "rowpack",
+        ]
+        .iter()
+        .map(|k| cost[k].as_f64().unwrap())
+        .sum();
+        assert!(
+            common::close(cost["total"].as_f64().unwrap(), parts + serial),
+            "{l}"
+        );
+        charged += usize::from(recv > 0.0);
+    }
+    assert!(charged >= 2, "{charged} levels receive");
+    let preset = run("preset", &[]);
+    let bare = run(
+        "bare",
+        &[
+            "--machine",
+            file.to_str().unwrap(),
+            "--model",
+            "nodeaware+queue+contention+bare",
+        ],
+    );
+    for r in [preset, bare] {
+        for l in r["levels"].as_array().unwrap() {
+            assert!(l["ops"]["aa"]["cost"].get("recvserial").is_none(), "{l}");
+        }
+    }
+}

@@ -110,7 +110,7 @@ impl Exchanged {
         local: Option<&[u64]>,
     ) -> OpAnalysis {
         let places = &sites.places;
-        let model = o.model.for_run(o.strategy, o.ops).for_op(op);
+        let model = o.model.for_run(o.strategy, o.ops, m).for_op(op);
         match self {
             Exchanged::One((pattern, summary)) => OpAnalysis {
                 op,

@@ -84,7 +84,7 @@ impl AnalyzeArgs {
             self.ops.is_some(),
         );
         r.options = Options {
-            model: self.model.for_run(strategy, ops),
+            model: self.model.for_run(strategy, ops, &r.machine),
             strategy,
             ops,
             keep_patterns: self.dot.is_some() || self.save_patterns.is_some(),

@@ -76,7 +76,7 @@ pub(crate) fn request(args: &CompareArgs) -> Result<(Request, Model), Error> {
     let mut r = Request::new(input, m);
     r.preset = args.amg.preset;
     r.amg = args.amg.options()?;
-    let model = args.model.for_run(strategy, r.options.ops);
+    let model = args.model.for_run(strategy, r.options.ops, &r.machine);
     r.options.model = model.clone();
     r.methods.objective = args.metis_objective;
     r.outputs.folder = Some(args.out.clone());

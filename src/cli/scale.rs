@@ -77,7 +77,7 @@ impl ScaleArgs {
             .ops
             .as_deref()
             .map_or(default_ops(self.amg.preset), Ops::of);
-        base.options.model = self.model.for_run(first, base.options.ops);
+        base.options.model = self.model.for_run(first, base.options.ops, &base.machine);
         base.inputs = self.machine.file();
         let folder = self.out.clone().unwrap_or_else(|| {
             let name = base

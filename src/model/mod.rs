@@ -131,16 +131,18 @@ impl Model {
         &self.terms
     }
 
-    /// The model of a run under `strategy` charging `ops`: this one, with
-    /// the `memcpy` term for a strategy that moves device data (its copies
-    /// are part of its cost whatever terms were asked for) and, unless
-    /// `bare`, the work around the messages: the device strategies'
-    /// kernels and CUDA-aware calls, and `aa`'s local matrix copy, row
-    /// packing and serial receives (RAPtor's `communicate(A)`).
+    /// The model of a run under `strategy` charging `ops` on `machine`:
+    /// this one, with the `memcpy` term for a strategy that moves device
+    /// data (its copies are part of its cost whatever terms were asked
+    /// for) and, unless `bare`, the work around the messages: the device
+    /// strategies' kernels and CUDA-aware calls, and `aa`'s local matrix
+    /// copy, row packing and serial receives where they cost (RAPtor's
+    /// `communicate(A)`; a `calibrate`d `per_received`).
     pub fn for_run(
         &self,
         strategy: crate::comm::node_aware::Strategy,
         ops: crate::comm::Ops,
+        machine: &Machine,
     ) -> Model {
         let mut m = self.clone();
         m.implied.clear();
@@ -162,6 +164,9 @@ impl Model {
             if ops.has(crate::comm::Op::Aa) {
                 for t in terms::ROW_WORK {
                     imply(t, Scope::Aa);
+                }
+                if machine.params.row_work.per_received > 0.0 {
+                    imply(&terms::RECVSERIAL, Scope::Aa);
                 }
             }
         }

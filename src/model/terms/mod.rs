@@ -37,9 +37,10 @@ pub use rowwork::{moves_rows, COPY as ROWCOPY, PACK as ROWPACK, SERIAL as RECVSE
 use super::Exchange;
 
 /// The work around the messages of an exchange of matrix rows that
-/// [`crate::model::Model::for_run`] implies for `aa`.
-/// `recvserial` is not among them: Blue Waters' fit finds no cost of a
-/// serial receive beyond the network terms' (`per_received` 0).
+/// [`crate::model::Model::for_run`] implies for `aa` on every machine.
+/// `recvserial` is implied only where the machine's `per_received` is
+/// not 0 (a `calibrate`d file): Blue Waters' fit finds no cost of a
+/// serial receive beyond the network terms', and the presets borrow it.
 pub static ROW_WORK: [&Term; 2] = [&rowwork::COPY, &rowwork::PACK];
 
 /// The work around the messages of device data that

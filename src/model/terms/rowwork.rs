@@ -56,7 +56,7 @@ pub static SERIAL: Term = Term {
     name: "recvserial",
     aliases: &[],
     about: "blocking probe and receive, one source at a time: per_received x the most \
-            messages a rank receives",
+            messages a rank receives (added for aa where per_received is measured)",
     slot: Slot::Extra,
     column: "recvserial",
     header: "recvserial",
