@@ -237,8 +237,10 @@ impl Request {
     /// strategy moves ([`crate::model::Model::for_run`]).
     pub fn with_strategy(mut self, strategy: Strategy) -> Request {
         self.options.strategy = strategy;
-        self.options.model =
-            (self.options.model).for_run(strategy, self.options.ops, &self.machine);
+        self.options.model = self
+            .options
+            .model
+            .for_run(strategy, self.options.ops, &self.machine);
         self
     }
 }
