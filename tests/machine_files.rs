@@ -2,8 +2,9 @@
 //! 36): each network of a machine file through analyze and compare,
 //! malformed networks refused before the input, the GPU sections and
 //! memcpy files read or refused in one line, GPU requests that cannot be
-//! refused as usage errors, every preset through every command. The
-//! presets' fits and the BenchPress readers are `tests/presets.rs`.
+//! refused as usage errors, every preset through every command, a
+//! measured serial receive charged on `aa`. The presets' fits and the
+//! BenchPress readers are `tests/presets.rs`.
 
 mod common;
 
@@ -518,8 +519,8 @@ fn a_measured_serial_receive_is_charged_on_aa() {
     let bare = run(
         "bare",
         &[
-            "--machine",
-            file.to_str().unwrap(),
+            machine[0],
+            machine[1],
             "--model",
             "nodeaware+queue+contention+bare",
         ],
