@@ -383,7 +383,8 @@ pub struct SetupTimes {
     pub interpolation: f64,
     /// The Galerkin product.
     pub rap: f64,
-    /// Each level's `A` and `P` gathered whole from the ranks' blocks (the
+    /// Each level's `A` and `P` gathered whole from the ranks' blocks,
+    /// with level 0's blocks made and each level's blocks freed (the
     /// hypre preset on ranks: amgcomm's own work, no part of hypre's
     /// setup; 0 for the others).
     pub gather: f64,

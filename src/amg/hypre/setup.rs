@@ -63,6 +63,8 @@ pub(crate) fn build_from(
     // Level 0 gathered is the input when its rows are sorted: kept rather
     // than gathered again (one check of its rows decides).
     let mut input = a.try_into_csr().ok();
+    // Level 0's blocks: amgcomm's own work, counted with the gathers.
+    times.add(0, Step::Gather, clock.split());
     // The whole matrix of the current level.
     let mut whole = |m: &ParCsr| input.take().unwrap_or_else(|| m.gather());
     loop {
@@ -139,17 +141,20 @@ pub(crate) fn build_from(
         // hypre's `coarse_size >= (HYPRE_BigInt) (.75 * fine_size)`.
         cljp |= total >= (rows as f64 * 0.75) as usize;
         clock.split();
-        let (a, p) = (whole(&current), p.gather());
+        let (a, p_whole) = (whole(&current), p.gather());
         times.add(levels.len(), Step::Gather, clock.split());
         levels.push(Level {
             a,
-            p: Some(p),
+            p: Some(p_whole),
             coarse_points,
         });
+        // The finished level's blocks freed: amgcomm's own work too.
+        drop(p);
         current = next;
         if levels.len() == 1 {
             release_free_memory();
         }
+        times.add(levels.len() - 1, Step::Gather, clock.split());
     }
     Ok(Hierarchy {
         levels,
