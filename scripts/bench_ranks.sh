@@ -8,8 +8,9 @@
 # maximum resident set.
 #
 #   scripts/bench_ranks.sh [ROUNDS] [REV] [SPEC:RANKS ...]
-# Default: 3 rounds, REV 23aa889, gen:poisson3d:100 on 1, 16, 64 and 1024
-# ranks and gen:elasticity3d:65 on 8192. REV is built once in a temporary
+# Default: 3 rounds, REV 23aa889, gen:poisson3d:100 on 1, 2, 4, 8, 16, 32,
+# 64 and 1024 ranks (issue 50's point 4 on every rank count it names) and
+# gen:elasticity3d:65 on 8192. REV is built once in a temporary
 # worktree (a few minutes). SPEC perm:N is the N^3 Laplacian with its rows
 # renumbered at random (`generate poisson3d --n N --permute 1`), written
 # once and read by both binaries.
@@ -19,7 +20,7 @@ ROUNDS=${1:-3}
 REV=${2:-23aa889}
 shift $(( $# > 2 ? 2 : $# ))
 CASES=("$@")
-[ ${#CASES[@]} -gt 0 ] || CASES=(gen:poisson3d:100:1 gen:poisson3d:100:16 gen:poisson3d:100:64 gen:poisson3d:100:1024 gen:elasticity3d:65:8192)
+[ ${#CASES[@]} -gt 0 ] || CASES=(gen:poisson3d:100:1 gen:poisson3d:100:2 gen:poisson3d:100:4 gen:poisson3d:100:8 gen:poisson3d:100:16 gen:poisson3d:100:32 gen:poisson3d:100:64 gen:poisson3d:100:1024 gen:elasticity3d:65:8192)
 cargo build --release --quiet --bin amgcomm
 NEW=$PWD/target/release/amgcomm
 OLD_DIR=$(mktemp -d)
