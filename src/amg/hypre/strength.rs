@@ -36,59 +36,70 @@ pub(crate) fn create_s(l: &Local, first: usize, theta: f64, max_row_sum: f64, do
     let same_o =
         |i: usize, k: u32| dof.is_none_or(|d| d[first + i] == d[l.col_map[k as usize] as usize]);
     // Per row: the threshold and the diagonal's sign, or none.
-    let rule: Vec<Option<(f64, bool)>> = (0..n)
-        .map(|i| {
-            let (dc, dv) = l.diag.row(i);
-            let (oc, ov) = l.offd.row(i);
-            let diag = *dv.first()?;
-            let neg = diag < 0.0;
-            let mut row_scale = 0.0f64;
-            let mut row_sum = diag;
-            for (&j, &x) in dc.iter().zip(dv).skip(1) {
-                if same_d(i, j) {
-                    row_scale = if neg {
-                        hypre_max(row_scale, x)
-                    } else {
-                        hypre_min(row_scale, x)
-                    };
-                    row_sum += x;
-                }
-            }
-            for (&k, &x) in oc.iter().zip(ov) {
-                if same_o(i, k) {
-                    row_scale = if neg {
-                        hypre_max(row_scale, x)
-                    } else {
-                        hypre_min(row_scale, x)
-                    };
-                    row_sum += x;
-                }
-            }
-            if row_sum.abs() > diag.abs() * max_row_sum && max_row_sum < 1.0 {
-                return None;
-            }
-            Some((theta * row_scale, neg))
-        })
-        .collect();
-    let strong = |x: f64, (t, neg): (f64, bool)| if neg { x > t } else { x < t };
-    let diag = Pattern::from_rows(n, |i, cols| {
-        let Some(r) = rule[i] else { return };
+    let rule = |i: usize| -> Option<(f64, bool)> {
         let (dc, dv) = l.diag.row(i);
-        for (&j, &x) in dc.iter().zip(dv).skip(1) {
-            if strong(x, r) && same_d(i, j) {
-                cols.push(j);
-            }
-        }
-    });
-    let offd = Pattern::from_rows(n, |i, cols| {
-        let Some(r) = rule[i] else { return };
         let (oc, ov) = l.offd.row(i);
-        for (&k, &x) in oc.iter().zip(ov) {
-            if strong(x, r) && same_o(i, k) {
-                cols.push(k);
+        let diag = *dv.first()?;
+        let neg = diag < 0.0;
+        let mut row_scale = 0.0f64;
+        let mut row_sum = diag;
+        for (&j, &x) in dc.iter().zip(dv).skip(1) {
+            if same_d(i, j) {
+                row_scale = if neg {
+                    hypre_max(row_scale, x)
+                } else {
+                    hypre_min(row_scale, x)
+                };
+                row_sum += x;
             }
         }
-    });
+        for (&k, &x) in oc.iter().zip(ov) {
+            if same_o(i, k) {
+                row_scale = if neg {
+                    hypre_max(row_scale, x)
+                } else {
+                    hypre_min(row_scale, x)
+                };
+                row_sum += x;
+            }
+        }
+        if row_sum.abs() > diag.abs() * max_row_sum && max_row_sum < 1.0 {
+            return None;
+        }
+        Some((theta * row_scale, neg))
+    };
+    let strong = |x: f64, (t, neg): (f64, bool)| if neg { x > t } else { x < t };
+    // One pass: each row's strong entries picked while its entries are
+    // still in cache from finding its threshold (three passes over the
+    // rank's rows read them from memory three times).
+    let pattern = |cap: usize| Pattern {
+        indptr: Vec::with_capacity(n + 1),
+        indices: Vec::with_capacity(cap),
+    };
+    let (mut diag, mut offd) = (
+        pattern(l.diag.nnz().saturating_sub(n)),
+        pattern(l.offd.nnz()),
+    );
+    diag.indptr.push(0);
+    offd.indptr.push(0);
+    for i in 0..n {
+        if let Some(r) = rule(i) {
+            let (dc, dv) = l.diag.row(i);
+            for (&j, &x) in dc.iter().zip(dv).skip(1) {
+                if strong(x, r) && same_d(i, j) {
+                    diag.indices.push(j);
+                }
+            }
+            let (oc, ov) = l.offd.row(i);
+            for (&k, &x) in oc.iter().zip(ov) {
+                if strong(x, r) && same_o(i, k) {
+                    offd.indices.push(k);
+                }
+            }
+        }
+        diag.indptr.push(diag.indices.len());
+        offd.indptr.push(offd.indices.len());
+    }
     LocalS { diag, offd }
 }
 
