@@ -41,28 +41,19 @@ pub(crate) fn create_s(l: &Local, first: usize, theta: f64, max_row_sum: f64, do
         let (oc, ov) = l.offd.row(i);
         let diag = *dv.first()?;
         let neg = diag < 0.0;
-        let mut row_scale = 0.0f64;
-        let mut row_sum = diag;
-        for (&j, &x) in dc.iter().zip(dv).skip(1) {
-            if same_d(i, j) {
-                row_scale = if neg {
-                    hypre_max(row_scale, x)
-                } else {
-                    hypre_min(row_scale, x)
-                };
-                row_sum += x;
-            }
-        }
-        for (&k, &x) in oc.iter().zip(ov) {
-            if same_o(i, k) {
-                row_scale = if neg {
-                    hypre_max(row_scale, x)
-                } else {
-                    hypre_min(row_scale, x)
-                };
-                row_sum += x;
-            }
-        }
+        let (mut row_scale, mut row_sum) = (0.0f64, diag);
+        let mut take = |x: f64| {
+            row_scale = if neg {
+                hypre_max(row_scale, x)
+            } else {
+                hypre_min(row_scale, x)
+            };
+            row_sum += x;
+        };
+        let d = dc.iter().zip(dv).skip(1).filter(|e| same_d(i, *e.0));
+        d.for_each(|(_, &x)| take(x));
+        let o = oc.iter().zip(ov).filter(|e| same_o(i, *e.0));
+        o.for_each(|(_, &x)| take(x));
         if row_sum.abs() > diag.abs() * max_row_sum && max_row_sum < 1.0 {
             return None;
         }
