@@ -18,7 +18,8 @@
 //! them, each sender's rows in one go (its rows of `A` and `P` are then
 //! read while in cache), for a window of owners at a time (all of a
 //! level's at once may not fit), and marked by global column; each owner
-//! reads its own by slot: the same sums in the same order.
+//! reads its own by slot: the same sums in the same order. A sender's
+//! `P_ext` rows are split once ([`PExt`]), as hypre's are.
 
 use rayon::prelude::*;
 
@@ -221,15 +222,81 @@ impl GlobalP {
 }
 
 /// A sender's scratch for its rows of `RAP_int`: `int` marks their
-/// columns (as [`Marks`]), `batch` holds the rows of `P` a row of `A`
-/// reaches, with their factors.
+/// columns (as [`Marks`]), `batch` holds the rows of `P` its own rows
+/// reach, with their factors; `ext` the rows of `P` its offd points
+/// reach, split.
 struct IntScratch {
     int: Vec<u32>,
     batch: Vec<(Head, f64)>,
     row: Acc,
+    ext: PExt,
     /// A task's rows, copied out at its end (so each part is no longer
     /// than its rows).
     out: Vec<Entry>,
+}
+
+/// hypre's `P_ext` on one rank: the row of `P` of each of its offd fine
+/// points, split as [`GlobalP::split_row`] splits it for the rank, made
+/// when a thread's task of that rank first reads it in `RAP_int`, kept
+/// while the thread's tasks are that rank's. Each such row is read many
+/// times (about 2-4 times a task on the paper-scale case, 8,192 ranks),
+/// and splitting it at each read took a quarter of `RAP_int`'s time.
+struct PExt {
+    entries: Vec<Entry>,
+    /// Per offd point of the rank: where its row is in `entries`.
+    at: Vec<(u32, u32)>,
+    /// Per offd point: the rank's turn that made its row (`turn` when
+    /// this one).
+    made: Vec<u32>,
+    turn: u32,
+    /// The rank (`usize::MAX`: none yet).
+    rank: usize,
+}
+
+impl PExt {
+    fn new() -> PExt {
+        PExt {
+            entries: Vec::new(),
+            at: Vec::new(),
+            made: Vec::new(),
+            turn: 0,
+            rank: usize::MAX,
+        }
+    }
+
+    /// A task of rank `rank`, which has `offd` offd points: the rows made
+    /// are kept if the last task was the same rank's.
+    fn start(&mut self, rank: usize, offd: usize) {
+        if rank == self.rank {
+            return;
+        }
+        self.rank = rank;
+        self.entries.clear();
+        if self.made.len() < offd {
+            self.made.resize(offd, 0);
+            self.at.resize(offd, (0, 0));
+        }
+        self.turn = self.turn.wrapping_add(1);
+        if self.turn == 0 {
+            self.made.fill(0);
+            self.turn = 1;
+        }
+    }
+
+    /// The split row of offd point `k` (global fine row `g`), for the
+    /// sender of coarse columns `lo..hi`.
+    #[inline(always)]
+    fn row(&mut self, gp: &GlobalP, k: usize, g: usize, lo: u32, hi: u32) -> (usize, usize) {
+        if self.made[k] != self.turn {
+            let start = self.entries.len();
+            let e = &mut self.entries;
+            gp.split_row(gp.head(g), lo, hi, |col, val| e.push(Entry { col, val }));
+            self.at[k] = (start as u32, (self.entries.len() - start) as u32);
+            self.made[k] = self.turn;
+        }
+        let (start, len) = self.at[k];
+        (start as usize, len as usize)
+    }
 }
 
 /// The rows of `RAP_int` that a window of owners receives, in parts
@@ -394,18 +461,21 @@ impl Ctx<'_> {
                     int: vec![0; nc],
                     batch: Vec::new(),
                     row: Acc::new(nc),
+                    ext: PExt::new(),
                     out: Vec::new(),
                 });
                 let IntScratch {
                     int,
                     batch,
                     row,
+                    ext,
                     out,
                 } = sc;
                 out.clear();
+                ext.start(q, self.a.ranks[q].col_map.len());
                 let mut at_slot = Vec::with_capacity(to - from);
                 for at in from..to {
-                    self.rap_int_row(int, batch, row, q, at);
+                    self.rap_int_row(int, batch, ext, row, q, at);
                     let c = &row.cols[..row.len];
                     let start = out.len();
                     out.extend(c.iter().map(|&col| Entry {
@@ -505,6 +575,7 @@ impl Ctx<'_> {
         &self,
         int: &mut [u32],
         batch: &mut Vec<(Head, f64)>,
+        ext: &mut PExt,
         acc: &mut Acc,
         q: usize,
         at: usize,
@@ -517,24 +588,23 @@ impl Ctx<'_> {
         let first = a.rows[q];
         let (rc, rv) = self.r_offd[q].row(at);
         for (&i1, &re) in rc.iter().zip(rv) {
-            // The rows of P this row of A reaches, found first: the
+            // The rows of P this rank's points reach, found first: the
             // lookups are independent, so their cache misses overlap.
             batch.clear();
-            let (ac, av) = l.offd.row(i1 as usize);
-            for (&k, &ae) in ac.iter().zip(av) {
-                batch.push((gp.fetch(l.col_map[k as usize] as usize), re * ae));
-            }
-            let no = batch.len();
             let (ac, av) = l.diag.row(i1 as usize);
             for (&j, &ae) in ac.iter().zip(av) {
                 batch.push((gp.fetch(first + j as usize), re * ae));
             }
-            for &(h, rae) in &batch[..no] {
-                gp.split_row(h, cq, ce, |c, x| {
-                    touch(int, c as usize, c, rae * x, cols, vals, len)
-                });
+            let (ac, av) = l.offd.row(i1 as usize);
+            for (&k, &ae) in ac.iter().zip(av) {
+                let g = l.col_map[k as usize] as usize;
+                let (start, n) = ext.row(gp, k as usize, g, cq, ce);
+                let rae = re * ae;
+                for x in &ext.entries[start..start + n] {
+                    touch(int, x.col as usize, x.col, rae * x.val, cols, vals, len);
+                }
             }
-            for &(h, rae) in &batch[no..] {
+            for &(h, rae) in batch.iter() {
                 for x in gp.entries(h) {
                     touch(int, x.col as usize, x.col, rae * x.val, cols, vals, len);
                 }
@@ -600,5 +670,39 @@ mod tests {
             }
         }
         assert!(whole.ranks.iter().any(|l| l.offd.nnz() > 0));
+    }
+
+    /// A rank's `P_ext` rows, made at the first read and kept, are the
+    /// rows split where they are read, bit for bit, on every read; another
+    /// rank's task makes them again, split for that rank.
+    #[test]
+    fn p_ext_rows_are_the_split_rows() {
+        let (a, p, _) = level("gen:elasticity3d:6", 4);
+        let gp = GlobalP::of(&p);
+        let mut ext = PExt::new();
+        let (mut reads, mut reordered) = (0, 0);
+        for q in (0..4).chain([1, 1, 3, 0]) {
+            let (lo, hi) = (p.cols[q] as u32, p.cols[q + 1] as u32);
+            let map = &a.ranks[q].col_map;
+            ext.start(q, map.len());
+            // Each offd point twice, the second time from the kept row.
+            for k in (0..map.len()).rev().chain(0..map.len()) {
+                let g = map[k] as usize;
+                let mut want = Vec::new();
+                gp.split_row(gp.head(g), lo, hi, |c, x| want.push((c, x.to_bits())));
+                let (start, len) = ext.row(&gp, k, g, lo, hi);
+                let got: Vec<(u32, u64)> = ext.entries[start..start + len]
+                    .iter()
+                    .map(|x| (x.col, x.val.to_bits()))
+                    .collect();
+                assert_eq!(got, want, "rank {q}, offd point {k}");
+                let stored: Vec<u32> = gp.entries(gp.head(g)).iter().map(|x| x.col).collect();
+                reordered += usize::from(got.iter().map(|x| x.0).ne(stored));
+                reads += 1;
+            }
+        }
+        // Rows the split reorders (a column of the reading rank among a
+        // row's offd columns), and many reads.
+        assert!(reordered > 20 && reads > 1000, "{reordered} of {reads}");
     }
 }
