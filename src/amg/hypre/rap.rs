@@ -238,8 +238,8 @@ struct IntScratch {
 /// hypre's `P_ext` on one rank: the row of `P` of each of its offd fine
 /// points, split as [`GlobalP::split_row`] splits it for the rank, made
 /// when a thread's task of that rank first reads it in `RAP_int`, kept
-/// while the thread's tasks are that rank's. Each such row is read many
-/// times (about 2-4 times a task on the paper-scale case, 8,192 ranks),
+/// while the thread's tasks are that rank's. Each row made is read many
+/// times (15 on average on level 0 of the paper-scale case, 8,192 ranks),
 /// and splitting it at each read took a quarter of `RAP_int`'s time.
 struct PExt {
     entries: Vec<Entry>,
