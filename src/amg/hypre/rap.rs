@@ -244,7 +244,7 @@ struct IntScratch {
 struct PExt {
     entries: Vec<Entry>,
     /// Per offd point of the rank: where its row is in `entries`.
-    at: Vec<(u32, u32)>,
+    at: Vec<(usize, u32)>,
     /// Per offd point: the rank's turn that made its row (`turn` when
     /// this one).
     made: Vec<u32>,
@@ -291,11 +291,11 @@ impl PExt {
             let start = self.entries.len();
             let e = &mut self.entries;
             gp.split_row(gp.head(g), lo, hi, |col, val| e.push(Entry { col, val }));
-            self.at[k] = (start as u32, (self.entries.len() - start) as u32);
+            self.at[k] = (start, (self.entries.len() - start) as u32);
             self.made[k] = self.turn;
         }
         let (start, len) = self.at[k];
-        (start as usize, len as usize)
+        (start, len as usize)
     }
 }
 
