@@ -286,7 +286,7 @@ impl PExt {
     /// The split row of offd point `k` (global fine row `g`), for the
     /// sender of coarse columns `lo..hi`.
     #[inline(always)]
-    fn row(&mut self, gp: &GlobalP, k: usize, g: usize, lo: u32, hi: u32) -> (usize, usize) {
+    fn row(&mut self, gp: &GlobalP, k: usize, g: usize, lo: u32, hi: u32) -> &[Entry] {
         if self.made[k] != self.turn {
             let start = self.entries.len();
             let e = &mut self.entries;
@@ -295,7 +295,7 @@ impl PExt {
             self.made[k] = self.turn;
         }
         let (start, len) = self.at[k];
-        (start, len as usize)
+        &self.entries[start..start + len as usize]
     }
 }
 
@@ -598,9 +598,8 @@ impl Ctx<'_> {
             let (ac, av) = l.offd.row(i1 as usize);
             for (&k, &ae) in ac.iter().zip(av) {
                 let g = l.col_map[k as usize] as usize;
-                let (start, n) = ext.row(gp, k as usize, g, cq, ce);
                 let rae = re * ae;
-                for x in &ext.entries[start..start + n] {
+                for x in ext.row(gp, k as usize, g, cq, ce) {
                     touch(int, x.col as usize, x.col, rae * x.val, cols, vals, len);
                 }
             }
@@ -690,9 +689,7 @@ mod tests {
                 let g = map[k] as usize;
                 let mut want = Vec::new();
                 gp.split_row(gp.head(g), lo, hi, |c, x| want.push((c, x.to_bits())));
-                let (start, len) = ext.row(&gp, k, g, lo, hi);
-                let got: Vec<(u32, u64)> = ext.entries[start..start + len]
-                    .iter()
+                let got: Vec<(u32, u64)> = (ext.row(&gp, k, g, lo, hi).iter())
                     .map(|x| (x.col, x.val.to_bits()))
                     .collect();
                 assert_eq!(got, want, "rank {q}, offd point {k}");
