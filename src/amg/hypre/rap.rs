@@ -134,13 +134,31 @@ fn clear(mark: &mut [u32], cols: &[u32], base: usize) {
 /// entries are its owner's columns: hypre's `P_ext` rows are these, split.
 struct GlobalP {
     rows: FlatRows,
+    /// The column of the sinks that pad each row to whole [`LANES`].
+    sink: u32,
+}
+
+/// `RAP_int` reads rows of `P` [`LANES`] entries at a time, each row
+/// padded with sinks (column [`GlobalP::sink`], value 0, whose mark is
+/// always set): a row of truncated `P` has 1 to 4 entries, and a loop
+/// that ends after any of them mispredicts its end.
+const LANES: usize = 4;
+
+fn lanes(len: usize) -> usize {
+    len.next_multiple_of(LANES)
 }
 
 impl GlobalP {
     fn of(p: &ParCsr) -> GlobalP {
+        let sink = p.global_cols() as u32;
         let rows = FlatRows::build(
             &p.rows,
-            |r| p.ranks[r].diag.nnz() + p.ranks[r].offd.nnz(),
+            |r| {
+                let l = &p.ranks[r];
+                (0..l.rows())
+                    .map(|i| lanes(l.diag.row(i).0.len() + l.offd.row(i).0.len()))
+                    .sum()
+            },
             |r, e, heads| {
                 let l = &p.ranks[r];
                 let first = p.cols[r] as u32;
@@ -168,10 +186,17 @@ impl GlobalP {
                         len: (t - start) as u32,
                         tag: dc.len() as u32,
                     };
+                    while t - start < lanes(h.len as usize) {
+                        e[t] = Entry {
+                            col: sink,
+                            val: 0.0,
+                        };
+                        t += 1;
+                    }
                 }
             },
         );
-        GlobalP { rows }
+        GlobalP { rows, sink }
     }
 
     #[inline(always)]
@@ -188,6 +213,12 @@ impl GlobalP {
     #[inline(always)]
     fn entries(&self, h: Head) -> &[Entry] {
         &self.rows.entries[h.start..h.start + h.len as usize]
+    }
+
+    /// The row with its sinks: whole [`LANES`].
+    #[inline(always)]
+    fn padded(&self, h: Head) -> &[Entry] {
+        &self.rows.entries[h.start..h.start + lanes(h.len as usize)]
     }
 
     /// Row `g` split as hypre's `P_ext` on another rank, the one of
@@ -284,13 +315,19 @@ impl PExt {
     }
 
     /// The split row of offd point `k` (global fine row `g`), for the
-    /// sender of coarse columns `lo..hi`.
+    /// sender of coarse columns `lo..hi`, padded to whole [`LANES`].
     #[inline(always)]
     fn row(&mut self, gp: &GlobalP, k: usize, g: usize, lo: u32, hi: u32) -> &[Entry] {
         if self.made[k] != self.turn {
             let start = self.entries.len();
             let e = &mut self.entries;
             gp.split_row(gp.head(g), lo, hi, |col, val| e.push(Entry { col, val }));
+            let padded = start + lanes(e.len() - start);
+            let sink = Entry {
+                col: gp.sink,
+                val: 0.0,
+            };
+            e.resize(padded, sink);
             self.at[k] = (start, (self.entries.len() - start) as u32);
             self.made[k] = self.turn;
         }
@@ -458,9 +495,10 @@ impl Ctx<'_> {
             .map(|&(q, from, to)| {
                 let mut slot = pool.slot();
                 let sc = slot.get_or_insert_with(|| IntScratch {
-                    int: vec![0; nc],
+                    // The sinks' column (`nc`) always marked.
+                    int: (0..=nc).map(|c| u32::from(c == nc)).collect(),
                     batch: Vec::new(),
-                    row: Acc::new(nc),
+                    row: Acc::new(nc + 1),
                     ext: PExt::new(),
                     out: Vec::new(),
                 });
@@ -599,13 +637,17 @@ impl Ctx<'_> {
             for (&k, &ae) in ac.iter().zip(av) {
                 let g = l.col_map[k as usize] as usize;
                 let rae = re * ae;
-                for x in ext.row(gp, k as usize, g, cq, ce) {
-                    touch(int, x.col as usize, x.col, rae * x.val, cols, vals, len);
+                for ch in ext.row(gp, k as usize, g, cq, ce).chunks_exact(LANES) {
+                    for x in ch {
+                        touch(int, x.col as usize, x.col, rae * x.val, cols, vals, len);
+                    }
                 }
             }
             for &(h, rae) in batch.iter() {
-                for x in gp.entries(h) {
-                    touch(int, x.col as usize, x.col, rae * x.val, cols, vals, len);
+                for ch in gp.padded(h).chunks_exact(LANES) {
+                    for x in ch {
+                        touch(int, x.col as usize, x.col, rae * x.val, cols, vals, len);
+                    }
                 }
             }
         }
@@ -689,7 +731,9 @@ mod tests {
                 let g = map[k] as usize;
                 let mut want = Vec::new();
                 gp.split_row(gp.head(g), lo, hi, |c, x| want.push((c, x.to_bits())));
-                let got: Vec<(u32, u64)> = (ext.row(&gp, k, g, lo, hi).iter())
+                let row = ext.row(&gp, k, g, lo, hi);
+                assert!(row.len().is_multiple_of(LANES));
+                let got: Vec<(u32, u64)> = (row.iter().filter(|x| x.col != gp.sink))
                     .map(|x| (x.col, x.val.to_bits()))
                     .collect();
                 assert_eq!(got, want, "rank {q}, offd point {k}");
@@ -697,6 +741,17 @@ mod tests {
                 reordered += usize::from(got.iter().map(|x| x.0).ne(stored));
                 reads += 1;
             }
+        }
+        // Every row of P read with its sinks: the row, then sinks to whole
+        // LANES.
+        for g in 0..p.global_rows() {
+            let h = gp.head(g);
+            let (row, padded) = (gp.entries(h), gp.padded(h));
+            assert!(padded.len().is_multiple_of(LANES) && padded.len() < row.len() + LANES);
+            assert!(padded[..row.len()].iter().all(|x| x.col != gp.sink));
+            assert!(padded[row.len()..]
+                .iter()
+                .all(|x| x.col == gp.sink && x.val == 0.0));
         }
         // Rows the split reorders (a column of the reading rank among a
         // row's offd columns), and many reads.
