@@ -121,6 +121,24 @@ impl CoarseRow<'_> {
     }
 }
 
+/// Adds `f` times a row of `P` padded to whole [`LANES`] to a row marked
+/// in `mark` (see [`touch`]), [`LANES`] entries at a time.
+#[inline(always)]
+fn touch_padded(
+    mark: &mut [u32],
+    row: &[Entry],
+    f: f64,
+    cols: &mut [u32],
+    vals: &mut [f64],
+    len: &mut usize,
+) {
+    for ch in row.chunks_exact(LANES) {
+        for x in ch {
+            touch(mark, x.col as usize, x.col, f * x.val, cols, vals, len);
+        }
+    }
+}
+
 /// Clears the marks of a row's columns (`mark[col + base]`).
 #[inline(always)]
 fn clear(mark: &mut [u32], cols: &[u32], base: usize) {
@@ -636,19 +654,11 @@ impl Ctx<'_> {
             let (ac, av) = l.offd.row(i1 as usize);
             for (&k, &ae) in ac.iter().zip(av) {
                 let g = l.col_map[k as usize] as usize;
-                let rae = re * ae;
-                for ch in ext.row(gp, k as usize, g, cq, ce).chunks_exact(LANES) {
-                    for x in ch {
-                        touch(int, x.col as usize, x.col, rae * x.val, cols, vals, len);
-                    }
-                }
+                let row = ext.row(gp, k as usize, g, cq, ce);
+                touch_padded(int, row, re * ae, cols, vals, len);
             }
             for &(h, rae) in batch.iter() {
-                for ch in gp.padded(h).chunks_exact(LANES) {
-                    for x in ch {
-                        touch(int, x.col as usize, x.col, rae * x.val, cols, vals, len);
-                    }
-                }
+                touch_padded(int, gp.padded(h), rae, cols, vals, len);
             }
         }
     }
