@@ -49,8 +49,11 @@ pub(crate) fn coarse_index(cf: &[i8]) -> Vec<u32> {
 
 /// A task's marks by global fine index: the row (global index) a mark
 /// belongs to in the high half, in the low one the point's place in the
-/// row's diag or offd entries (by where the point is), or [`STRONG_F`].
-/// hypre's `P_marker` and `P_marker_offd`.
+/// row's diag entries, or in its offd entries with [`OFFD`] set (by where
+/// the point is), [`GI`] for the row's own point, or [`STRONG_F`].
+/// hypre's `P_marker` and `P_marker_offd`. So a coupling counts for the
+/// row exactly when its point's mark is a place: one test, whether the
+/// point is a C point or the row's own.
 struct Marks {
     mark: Vec<u64>,
     cols: Vec<u32>,
@@ -62,13 +65,12 @@ struct Marks {
 
 /// A strong F neighbour of the row (hypre's `strong_f_marker`).
 const STRONG_F: u32 = u32::MAX;
-/// Offd entries are told from diag ones in the truncation buffer by
-/// this bit (hypre shifts them past the diag columns).
+/// Offd entries are told from diag ones in the marks, the hits and the
+/// truncation buffer by this bit (hypre shifts them past the diag
+/// columns).
 const OFFD: u32 = 1 << 31;
-/// In [`Marks::hits`], the row's own point.
-const GI: u32 = u32::MAX;
-/// In [`Couplings`], a point that is no C point.
-const NOT_C: u32 = 1 << 31;
+/// The row's own point: its mark's place, and so its hits'.
+const GI: u32 = u32::MAX - 1;
 
 /// Whether an interpolated row (an F point's, not `SF_PT`) of another
 /// rank has point `g` as a strong F neighbour, by global index: the rows
@@ -94,13 +96,13 @@ fn strong_f_neighbours(a: &ParCsr, s: &[LocalS], cf: &[i8]) -> Vec<bool> {
 /// Every row's couplings of the sign opposite to its diagonal, without
 /// it (hypre's `A_ext` rule: the diag block's first entry is the
 /// diagonal, positive when `>= 0`), diag block then offd block, global
-/// columns; a point that is no C point has [`NOT_C`] set: it has no place
-/// in any row and counts only as the row's own point. Only the rows
+/// columns (a point that is no C point has no place in any row and counts
+/// only as the row's own point: its mark tells). Only the rows
 /// `needed` marks are filled (a strong F neighbour's on another rank is
 /// the only row ever read: on 2 ranks of the 100^3 Laplacian, 12,696
 /// rows and 209,054 entries on level 1, where every strong F neighbour's
 /// row held 6.0 million entries); the others are left empty.
-fn couplings(a: &ParCsr, cf: &[i8], needed: &[bool]) -> FlatRows {
+fn couplings(a: &ParCsr, needed: &[bool]) -> FlatRows {
     let read = |g: usize| needed[g];
     let sgn = |v: &[f64]| {
         if v.first().is_some_and(|&d| d >= 0.0) {
@@ -128,12 +130,10 @@ fn couplings(a: &ParCsr, cf: &[i8], needed: &[bool]) -> FlatRows {
             let first = a.rows[r];
             let mut t = 0;
             let put = |e: &mut [Entry], t: &mut usize, g: usize, y: f64| {
-                let col = if cf[g] >= 0 {
-                    g as u32
-                } else {
-                    g as u32 | NOT_C
+                e[*t] = Entry {
+                    col: g as u32,
+                    val: y,
                 };
-                e[*t] = Entry { col, val: y };
                 *t += 1;
             };
             for (i, h) in heads.iter_mut().enumerate() {
@@ -223,33 +223,16 @@ fn strong_c(a: &ParCsr, s: &[LocalS], sp: &Splitting) -> FlatRows<[u32; 2]> {
 }
 
 /// The couplings of a strong F neighbour's [`couplings`] row that count
-/// for row `gi` (its C^_i and itself), into `hits` in row order; their
-/// sum.
-#[allow(clippy::too_many_arguments)]
+/// for the row marked `me` (its C^_i and itself: the points whose marks
+/// are places), into `hits` in row order; their sum.
 #[inline(always)]
-fn hits_of(
-    row: &[Entry],
-    mark: &[u64],
-    me: u64,
-    gi: usize,
-    first: usize,
-    n: usize,
-    hits: &mut Vec<(u32, f64)>,
-) -> f64 {
+fn hits_of(row: &[Entry], mark: &[u64], me: u64, hits: &mut Vec<(u32, f64)>) -> f64 {
     hits.clear();
     let mut sum = 0.0;
     for x in row {
-        let (c, y) = (x.col, x.val);
-        if c & NOT_C == 0 {
-            let g2 = c as usize;
-            if let Some(p) = place(mark[g2], me) {
-                sum += y;
-                let local = g2.wrapping_sub(first) < n;
-                hits.push((if local { p as u32 } else { p as u32 | OFFD }, y));
-            }
-        } else if (c & !NOT_C) as usize == gi {
-            sum += y;
-            hits.push((GI, y));
+        if let Some(p) = place(mark[x.col as usize], me) {
+            sum += x.val;
+            hits.push((p, x.val));
         }
     }
     sum
@@ -265,9 +248,9 @@ pub(crate) fn ext_pi(
     max_elmts: usize,
 ) -> Vec<Local> {
     let n = a.global_rows();
-    assert!(n < NOT_C as usize, "too many rows");
+    assert!(n < OFFD as usize, "too many rows");
     let rows: Vec<usize> = a.ranks.iter().map(Local::rows).collect();
-    let ext = couplings(a, sp.cf, &strong_f_neighbours(a, s, sp.cf));
+    let ext = couplings(a, &strong_f_neighbours(a, s, sp.cf));
     let sc = strong_c(a, s, sp);
     let mixed = mixed_signs(a);
     let init = || Marks {
@@ -330,16 +313,18 @@ fn mixed_signs(a: &ParCsr) -> bool {
 /// Whether mark `x` is a place in the row of `me` (its high half): not
 /// another row's, not [`STRONG_F`].
 #[inline(always)]
-fn place(x: u64, me: u64) -> Option<usize> {
+fn place(x: u64, me: u64) -> Option<u32> {
     let p = x.wrapping_sub(me);
-    (p < STRONG_F as u64).then_some(p as usize)
+    (p < STRONG_F as u64).then_some(p as u32)
 }
 
-/// A new entry of the row for point `g` (a C point) unless it has one.
+/// A new entry of the row for point `g` (a C point) unless it has one:
+/// in the diag entries `d` (`tag` 0) or the offd ones (`tag` [`OFFD`]).
 #[inline(always)]
-fn add(mark: &mut [u64], me: u64, g: usize, col: u32, out: &mut Rows) {
+fn add(mark: &mut [u64], me: u64, g: usize, col: u32, out: &mut Rows, tag: u32) {
     if place(mark[g], me).is_none() {
-        mark[g] = me | out.cols.len() as u64;
+        debug_assert!(out.cols.len() < OFFD as usize);
+        mark[g] = me | (out.cols.len() as u32 | tag) as u64;
         out.cols.push(col);
         out.vals.push(0.0);
     }
@@ -368,9 +353,8 @@ fn spread(hits: &[(u32, f64)], x: f64, sum: f64, diagonal: &mut f64, d: &mut Row
 
 /// [`hits_of`] on a row of this rank, read where it is, by the sign rule
 /// of the rank's own rows (`sgn` 1 unless the diagonal is negative: the
-/// rule of `A_ext` but for a NaN or missing diagonal). Only C points have
-/// places in a row, and only this rank's F points can be the row's own.
-/// `MIXED` (a level of both signs, [`mixed_signs`]): the couplings of the
+/// rule of `A_ext` but for a NaN or missing diagonal). Only C points and
+/// the row's own point have places in a row. `MIXED` (a level of both signs, [`mixed_signs`]): the couplings of the
 /// opposite sign are found 16 at a time; the same hits in the same order.
 #[allow(clippy::too_many_arguments)]
 fn local_hits<const MIXED: bool>(
@@ -380,7 +364,6 @@ fn local_hits<const MIXED: bool>(
     ov1: &[f64],
     mark: &[u64],
     me: u64,
-    gi: usize,
     first: usize,
     cmap: &[u32],
     hits: &mut Vec<(u32, f64)>,
@@ -394,13 +377,9 @@ fn local_hits<const MIXED: bool>(
     hits.clear();
     let mut sum = 0.0;
     let mut visit = |j2: u32, y: f64| {
-        let g2 = first + j2 as usize;
-        if let Some(p) = place(mark[g2], me) {
+        if let Some(p) = place(mark[first + j2 as usize], me) {
             sum += y;
-            hits.push((p as u32, y));
-        } else if g2 == gi {
-            sum += y;
-            hits.push((GI, y));
+            hits.push((p, y));
         }
     };
     let (c1, v1) = (c1.get(1..).unwrap_or(&[]), v1.get(1..).unwrap_or(&[]));
@@ -431,7 +410,7 @@ fn local_hits<const MIXED: bool>(
         if sgn * y < 0.0 {
             if let Some(p) = place(mark[cmap[k2 as usize] as usize], me) {
                 sum += y;
-                hits.push((p as u32 | OFFD, y));
+                hits.push((p, y));
             }
         }
     }
@@ -483,22 +462,24 @@ fn row(
         hits,
     } = m;
     let mark = &mut mark[..];
+    // The row's own point counts where a neighbour's row reaches it.
+    mark[gi] = me | GI as u64;
     // C^_i: the strong C points, and those of the strong F neighbours
     // (theirs on any rank: hypre's S for this rank's, Sop for another's).
     let neighbour = |mark: &mut [u64], g: usize, d: &mut Rows, o: &mut Rows| {
         mark[g] = sf_mark;
         for &[g1, c1] in sc.row(g).0 {
             if (g1 as usize).wrapping_sub(first) < n {
-                add(mark, me, g1 as usize, c1 - c0, d);
+                add(mark, me, g1 as usize, c1 - c0, d, 0);
             } else {
-                add(mark, me, g1 as usize, c1, o);
+                add(mark, me, g1 as usize, c1, o, OFFD);
             }
         }
     };
     for &j in sl.diag.row(i) {
         let g = first + j as usize;
         if cf[g] >= 0 {
-            add(mark, me, g, coarse_of[g] - c0, d);
+            add(mark, me, g, coarse_of[g] - c0, d, 0);
         } else if cf[g] != SF_PT {
             neighbour(mark, g, d, o);
         }
@@ -506,7 +487,7 @@ fn row(
     for &k in sl.offd.row(i) {
         let g = cmap[k as usize] as usize;
         if cf[g] >= 0 {
-            add(mark, me, g, coarse_of[g], o);
+            add(mark, me, g, coarse_of[g], o, OFFD);
         } else if cf[g] != SF_PT {
             neighbour(mark, g, d, o);
         }
@@ -529,16 +510,16 @@ fn row(
         let g = first + j as usize;
         let mk = mark[g];
         if let Some(p) = place(mk, me) {
-            d.vals[p] += x;
+            d.vals[p as usize] += x;
         } else if mk == sf_mark {
             // A strong F neighbour of this rank: its row, the couplings
             // of the sign opposite to its diagonal.
             let (c1, v1) = l.diag.row(j as usize);
             let (oc1, ov1) = l.offd.row(j as usize);
             let sum = if mixed {
-                local_hits::<true>(c1, v1, oc1, ov1, mark, me, gi, first, cmap, hits)
+                local_hits::<true>(c1, v1, oc1, ov1, mark, me, first, cmap, hits)
             } else {
-                local_hits::<false>(c1, v1, oc1, ov1, mark, me, gi, first, cmap, hits)
+                local_hits::<false>(c1, v1, oc1, ov1, mark, me, first, cmap, hits)
             };
             spread(hits, x, sum, &mut diagonal, d, o);
         } else if cf[g] != SF_PT && same_fn(g) {
@@ -549,12 +530,12 @@ fn row(
         let g = cmap[k as usize] as usize;
         let mk = mark[g];
         if let Some(p) = place(mk, me) {
-            o.vals[p] += x;
+            o.vals[(p & !OFFD) as usize] += x;
         } else if mk == sf_mark {
             // A_ext: the owner's row without its diagonal, the couplings of
             // the sign opposite to it (of the owner's columns the C points:
             // the others have no place).
-            let sum = hits_of(ext.row(g).0, mark, me, gi, first, n, hits);
+            let sum = hits_of(ext.row(g).0, mark, me, hits);
             spread(hits, x, sum, &mut diagonal, d, o);
         } else if cf[g] != SF_PT && same_fn(g) {
             diagonal += x;
@@ -608,7 +589,7 @@ mod tests {
     /// The couplings found 16 at a time are those the branch per coupling
     /// finds, in the same order, with the same sum to the bit, on rows of
     /// both signs: every row of an elasticity matrix read for a row `gi`
-    /// with places at every third point (its own point found apart).
+    /// with places at every third point and at its own point.
     #[test]
     fn both_ways_of_finding_a_neighbours_couplings_agree() {
         let a = ParCsr::of_spec("gen:elasticity3d:6", 2);
@@ -620,14 +601,15 @@ mod tests {
         for (k, g) in (0..n).step_by(3).enumerate() {
             mark[g] = me | k as u64;
         }
+        mark[gi] = me | GI as u64;
         let (mut h1, mut h2) = (Vec::new(), Vec::new());
         let (mut counted, mut own, mut long) = (0, 0, 0);
         for j in 0..l.rows() {
             let (c1, v1) = l.diag.row(j);
             let (oc1, ov1) = l.offd.row(j);
             let cmap = &l.col_map[..];
-            let s1 = local_hits::<true>(c1, v1, oc1, ov1, &mark, me, gi, first, cmap, &mut h1);
-            let s2 = local_hits::<false>(c1, v1, oc1, ov1, &mark, me, gi, first, cmap, &mut h2);
+            let s1 = local_hits::<true>(c1, v1, oc1, ov1, &mark, me, first, cmap, &mut h1);
+            let s2 = local_hits::<false>(c1, v1, oc1, ov1, &mark, me, first, cmap, &mut h2);
             assert_eq!(s1.to_bits(), s2.to_bits(), "row {j}");
             assert_eq!(h1.len(), h2.len(), "row {j}");
             for (x, y) in h1.iter().zip(&h2) {
