@@ -354,8 +354,9 @@ fn spread(hits: &[(u32, f64)], x: f64, sum: f64, diagonal: &mut f64, d: &mut Row
 /// [`hits_of`] on a row of this rank, read where it is, by the sign rule
 /// of the rank's own rows (`sgn` 1 unless the diagonal is negative: the
 /// rule of `A_ext` but for a NaN or missing diagonal). Only C points and
-/// the row's own point have places in a row. `MIXED` (a level of both signs, [`mixed_signs`]): the couplings of the
-/// opposite sign are found 16 at a time; the same hits in the same order.
+/// the row's own point have places in a row. `MIXED` (a level of both
+/// signs, [`mixed_signs`]): the couplings of the opposite sign are found
+/// 16 at a time; the same hits in the same order.
 #[allow(clippy::too_many_arguments)]
 fn local_hits<const MIXED: bool>(
     c1: &[u32],
@@ -462,7 +463,10 @@ fn row(
         hits,
     } = m;
     let mark = &mut mark[..];
-    // The row's own point counts where a neighbour's row reaches it.
+    // The row's own point counts where a neighbour's row reaches it. The
+    // row itself never reaches it past its first entry, the diagonal
+    // (`ParCsr::split` and the product store it there, once), so no
+    // direct coupling below takes the place `GI`.
     mark[gi] = me | GI as u64;
     // C^_i: the strong C points, and those of the strong F neighbours
     // (theirs on any rank: hypre's S for this rank's, Sop for another's).
