@@ -14,6 +14,7 @@ pub mod diagnose;
 pub mod glibc_rand;
 mod hypre;
 mod interp;
+mod level;
 pub mod levels_io;
 mod rap;
 mod raptor;
@@ -21,6 +22,7 @@ pub(crate) mod raw;
 mod sizes;
 pub mod strength;
 
+pub use level::{Level, LevelMatrix};
 pub use sizes::{LevelSizes, Sizes};
 
 use clap::ValueEnum;
@@ -305,34 +307,6 @@ impl Preset {
     }
 }
 
-/// One level: its operator, and (except on the coarsest) its interpolation
-/// and the fine indices of its coarse points, in coarse order.
-#[derive(Clone, Debug)]
-pub struct Level {
-    /// The operator `A_l`.
-    pub a: Csr,
-    /// The interpolation `P_l` to this level from the next (none on the
-    /// coarsest).
-    pub p: Option<Csr>,
-    /// Fine indices of the coarse points, in coarse order.
-    pub coarse_points: Vec<u32>,
-}
-
-impl Level {
-    /// The coarsest level: its operator alone.
-    fn coarsest(a: RawCsr) -> Level {
-        Level::coarsest_csr(a.into_csr())
-    }
-
-    fn coarsest_csr(a: Csr) -> Level {
-        Level {
-            a,
-            p: None,
-            coarse_points: Vec::new(),
-        }
-    }
-}
-
 /// Wall time of the setup's steps: each lap adds the seconds since the
 /// last one to a step's total.
 struct Stopwatch(std::time::Instant);
@@ -383,10 +357,11 @@ pub struct SetupTimes {
     pub interpolation: f64,
     /// The Galerkin product.
     pub rap: f64,
-    /// Each level's `A` and `P` gathered whole from the ranks' blocks,
-    /// with level 0's blocks made and each level's blocks freed (the
-    /// hypre preset on ranks: amgcomm's own work, no part of hypre's
-    /// setup; 0 for the others).
+    /// Level 0's blocks made, and each level's `A` and `P` gathered whole
+    /// from the ranks' blocks where a reader needs them whole
+    /// ([`Hierarchy::make_whole`]; `amgcomm hierarchy` does not unless it
+    /// saves the levels): the hypre preset on ranks, amgcomm's own work,
+    /// no part of hypre's setup; 0 for the others.
     pub gather: f64,
     /// Per level, the same steps in [`SetupTimes::steps`]' order: the work
     /// done on that level (its strength, splitting, interpolation and
@@ -515,9 +490,9 @@ pub fn build_owned_by(
         old_of_new[new as usize] = old as u32;
     }
     let fine = &mut h.levels[0];
-    fine.a = crate::matrix::permute::permute_symmetric(&fine.a, 1, &old_of_new);
+    fine.a = crate::matrix::permute::permute_symmetric(&fine.a, 1, &old_of_new).into();
     if let Some(p) = &fine.p {
-        fine.p = Some(crate::matrix::permute::permute_rows(p, &new_of_old));
+        fine.p = Some(crate::matrix::permute::permute_rows(p, &new_of_old).into());
     }
     for c in fine.coarse_points.iter_mut() {
         *c = old_of_new[*c as usize];
@@ -679,8 +654,8 @@ pub fn build_ranked(
         }
         blocks = coarse_blocks;
         levels.push(Level {
-            a: current.into_csr(),
-            p: Some(p.to_csr()),
+            a: current.into_csr().into(),
+            p: Some(p.to_csr().into()),
             coarse_points,
         });
         current = next;

@@ -39,7 +39,7 @@ pub fn analyze(
         // Each operation's exchange: one pattern with its summary, or a
         // strategy's steps.
         let mut exchanges: Vec<Charging> = Vec::new();
-        let p = level.p.as_ref().filter(|_| o.ops.has(Op::Spgemm));
+        let p = (level.p.as_deref()).filter(|_| o.ops.has(Op::Spgemm));
         // The nonzeros of a matrix of rows per rank (the rowcopy term's).
         let local = |rows: Option<&crate::matrix::Csr>| {
             rows.map(|r| {
@@ -283,7 +283,7 @@ mod tests {
         let extracted = (h.levels.iter().enumerate())
             .map(|(l, level)| {
                 let part = &layout.levels[l];
-                let (spmv, spgemm) = comm::spmv_spgemm(&level.a, level.p.as_ref(), part, &m);
+                let (spmv, spgemm) = comm::spmv_spgemm(&level.a, level.p.as_deref(), part, &m);
                 let ptap = (level.p.as_ref())
                     .map(|p| comm::ptap(&level.a, p, part, &layout.levels[l + 1], &m));
                 Extracted {

@@ -95,8 +95,11 @@ pub(crate) fn run(args: &HierarchyArgs) -> Result<(), Error> {
     }
     let mut stages = Stages::start();
     let progress = Progress::new();
-    let loaded = request.hierarchy_alone(&|e| progress.event(e), &mut stages)?;
+    let mut loaded = request.hierarchy_alone(&|e| progress.event(e), &mut stages)?;
     progress.done();
+    if args.save_levels.is_some() {
+        loaded.h.make_whole();
+    }
     let (h, name) = (&loaded.h, &loaded.name);
     for w in amg::diagnose::warnings(h, Some(&request.amg), loaded.numbering) {
         warn(&w);

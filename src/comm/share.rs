@@ -309,7 +309,7 @@ mod tests {
             let part = Partition::from_ownership(&Ownership {
                 starts: starts[l].clone(),
             });
-            let (spmv, spgemm) = comm::spmv_spgemm(&level.a, level.p.as_ref(), &part, &m);
+            let (spmv, spgemm) = comm::spmv_spgemm(&level.a, level.p.as_deref(), &part, &m);
             let ptap = level.p.as_ref().map(|p| {
                 let coarse = Partition::from_ownership(&Ownership {
                     starts: starts[l + 1].clone(),

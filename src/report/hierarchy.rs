@@ -54,7 +54,7 @@ pub fn setup_table(t: &SetupTimes) -> String {
     s += &row("all", &all);
     s += "setup seconds (wall) by step";
     if t.gather > 0.0 {
-        s += "; gather: amgcomm's own (level 0 split into the ranks' blocks, each level made whole, the blocks freed)";
+        s += "; gather: amgcomm's own (level 0 split into the ranks' blocks, each level made whole where it is read whole)";
     }
     s + "\n"
 }

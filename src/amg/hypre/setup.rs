@@ -7,11 +7,11 @@ use super::interp::{self, Splitting};
 use super::parcsr::ParCsr;
 use super::{pmis, rap, ruge, strength};
 use crate::amg::raw::RawCsr;
-use crate::amg::{BuildError, Hierarchy, Level, Options, SetupTimes, Step, Stopwatch};
+use crate::amg::{BuildError, Hierarchy, Level, LevelMatrix, Options, SetupTimes, Step, Stopwatch};
 
 /// Hands the heap's free pages back to the system: glibc keeps what the
-/// ranks' many small blocks of a finished level freed, while the gathered
-/// matrices are new large blocks that cannot reuse it (2.9 GB peak without
+/// ranks' many small blocks of level 0 freed, while the coarse levels'
+/// large arrays are new blocks that cannot reuse it (2.8 GB peak without
 /// it on the paper-scale case, 2.6 GB with it). Called once, after the
 /// finest level, whose blocks are the largest the setup frees: a coarse
 /// level's freed blocks are reused by the levels after it, and handing
@@ -60,13 +60,16 @@ pub(crate) fn build_from(
     let mut times = SetupTimes::default();
     let mut clock = Stopwatch::start();
     let mut current = ParCsr::split(&a, blocks);
-    // Level 0 gathered is the input when its rows are sorted: kept rather
-    // than gathered again (one check of its rows decides).
+    // Level 0 whole is the input when its rows are sorted: kept, and its
+    // blocks freed once read (one check of its rows decides).
     let mut input = a.try_into_csr().ok();
     // Level 0's blocks: amgcomm's own work, counted with the gathers.
     times.add(0, Step::Gather, clock.split());
-    // The whole matrix of the current level.
-    let mut whole = |m: &ParCsr| input.take().unwrap_or_else(|| m.gather());
+    // The current level's operator, as the hierarchy keeps it.
+    let mut kept = |m: ParCsr| match input.take() {
+        Some(a) => a.into(),
+        None => LevelMatrix::of_blocks(m),
+    };
     loop {
         let rows = current.global_rows();
         progress(levels.len(), rows);
@@ -74,7 +77,7 @@ pub(crate) fn build_from(
             levels.len() + 1 >= o.max_levels || (!levels.is_empty() && rows <= o.max_coarse);
         if coarsest {
             clock.split();
-            levels.push(Level::coarsest_csr(whole(&current)));
+            levels.push(Level::coarsest_of(kept(current)));
             times.add(levels.len() - 1, Step::Gather, clock.split());
             break;
         }
@@ -97,7 +100,7 @@ pub(crate) fn build_from(
         let total = coarse[cf.len()];
         if total == 0 || total == rows {
             clock.split();
-            levels.push(Level::coarsest_csr(whole(&current)));
+            levels.push(Level::coarsest_of(kept(current)));
             times.add(levels.len() - 1, Step::Gather, clock.split());
             break;
         }
@@ -141,16 +144,11 @@ pub(crate) fn build_from(
         // hypre's `coarse_size >= (HYPRE_BigInt) (.75 * fine_size)`.
         cljp |= total >= (rows as f64 * 0.75) as usize;
         clock.split();
-        let (a, p_whole) = (whole(&current), p.gather());
-        times.add(levels.len(), Step::Gather, clock.split());
         levels.push(Level {
-            a,
-            p: Some(p_whole),
+            a: kept(std::mem::replace(&mut current, next)),
+            p: Some(LevelMatrix::of_blocks(p)),
             coarse_points,
         });
-        // The finished level's blocks freed: amgcomm's own work too.
-        drop(p);
-        current = next;
         if levels.len() == 1 {
             release_free_memory();
         }

@@ -38,7 +38,7 @@ pub fn from_given(given: Vec<Given>, name: &str) -> Result<Hierarchy, LevelsErro
         check_a(l, (g.a.rows(), g.a.cols()), None, None, &shown("A", l))?;
         let (Some(p), Some(&next)) = (g.p, next_rows.get(l)) else {
             levels.push(Level {
-                a: g.a,
+                a: g.a.into(),
                 p: None,
                 coarse_points: Vec::new(),
             });
@@ -62,8 +62,8 @@ pub fn from_given(given: Vec<Given>, name: &str) -> Result<Hierarchy, LevelsErro
             None => coarse_points(None, l, &p, &file)?,
         };
         levels.push(Level {
-            a: g.a,
-            p: Some(p),
+            a: g.a.into(),
+            p: Some(p.into()),
             coarse_points,
         });
     }
@@ -130,13 +130,13 @@ pub fn load_pc_mg_dump(file: &Path) -> Result<Hierarchy, LevelsError> {
     let mut out: Vec<Level> = levels
         .into_iter()
         .map(|(p, coarse_points)| Level {
-            a: ops.next().expect("an operator a level"),
-            p: Some(p),
+            a: ops.next().expect("an operator a level").into(),
+            p: Some(p.into()),
             coarse_points,
         })
         .collect();
     out.push(Level {
-        a: ops.next().expect("the coarsest operator"),
+        a: ops.next().expect("the coarsest operator").into(),
         p: None,
         coarse_points: Vec::new(),
     });
@@ -186,8 +186,8 @@ mod tests {
         let got = super::super::load_levels_ranked(&file).unwrap().0;
         assert_eq!(got.levels.len(), n);
         for (g, w) in got.levels.iter().zip(&h.levels) {
-            assert_eq!(g.a, w.a);
-            assert_eq!(g.p, w.p);
+            assert_eq!(*g.a, *w.a);
+            assert_eq!(g.p.as_deref(), w.p.as_deref());
             // Classical P injects: the coarse points are the C points.
             assert_eq!(g.coarse_points, w.coarse_points);
         }

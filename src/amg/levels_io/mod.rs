@@ -269,7 +269,7 @@ pub fn load_levels_ranked(dir: &Path) -> Result<(Hierarchy, Option<Vec<Ownership
         }
         let Some(p_path) = &f.p else {
             levels.push(Level {
-                a,
+                a: a.into(),
                 p: None,
                 coarse_points: Vec::new(),
             });
@@ -291,8 +291,8 @@ pub fn load_levels_ranked(dir: &Path) -> Result<(Hierarchy, Option<Vec<Ownership
         )?;
         let coarse_points = coarse_points(Some(dir), l, &p, &shown)?;
         levels.push(Level {
-            a,
-            p: Some(p),
+            a: a.into(),
+            p: Some(p.into()),
             coarse_points,
         });
         (a, blocks) = next;

@@ -23,12 +23,26 @@ impl Request {
     }
 
     /// Reads the levels, or reads the matrix and builds them (with
-    /// MFEM's partition beside the assembly), timing both.
+    /// MFEM's partition beside the assembly), timing both; every level
+    /// whole, for a reader of its matrices ([`amg::Hierarchy::make_whole`],
+    /// timed with the hierarchy).
     pub fn hierarchy(
         &self,
         checked: &Checked,
         progress: &dyn Fn(Event),
         stages: &mut Stages,
+    ) -> Result<Loaded, RequestError> {
+        self.levels(checked, progress, stages, true)
+    }
+
+    /// [`Request::hierarchy`], the levels made whole when `whole`, else
+    /// left as the setup leaves them.
+    fn levels(
+        &self,
+        checked: &Checked,
+        progress: &dyn Fn(Event),
+        stages: &mut Stages,
+        whole: bool,
     ) -> Result<Loaded, RequestError> {
         let (spec, permute) = match &self.input {
             Input::Levels(dir) => {
@@ -62,7 +76,7 @@ impl Request {
                     fine_part: None,
                 });
             }
-            Input::Memory(held) => return self.held(held, progress, stages),
+            Input::Memory(held) => return self.held(held, progress, stages, whole),
             Input::Matrix { spec, permute } => (spec, *permute),
         };
         let source = checked
@@ -106,7 +120,7 @@ impl Request {
             Some(_) => crate::matrix::Numbering::Renumbered,
             None => mat.numbering,
         };
-        let (h, fine_part) = self.build_on_ranks(mat, progress)?;
+        let (h, fine_part) = self.build_on_ranks(mat, progress, whole)?;
         stages.lap("hierarchy");
         Ok(Loaded {
             name,
@@ -129,6 +143,7 @@ impl Request {
         held: &Held,
         progress: &dyn Fn(Event),
         stages: &mut Stages,
+        whole: bool,
     ) -> Result<Loaded, RequestError> {
         let name = held.name.clone();
         match &held.what {
@@ -157,7 +172,7 @@ impl Request {
                 let info = mat.info();
                 self.check_fits(&name, info.rows, info.nnz)?;
                 stages.lap("input");
-                let (h, fine_part) = self.build_on_ranks(mat, progress)?;
+                let (h, fine_part) = self.build_on_ranks(mat, progress, whole)?;
                 stages.lap("hierarchy");
                 Ok(Loaded {
                     name,
@@ -180,14 +195,26 @@ impl Request {
     /// input's own row blocks (hypre rank files, MFEM's renumbered
     /// blocks), else the fine partition asked for (contiguous blocks by
     /// default) over the machine's ranks, one per GPU when the data
-    /// lives on the GPUs. That partition comes back for the layout.
+    /// lives on the GPUs. That partition comes back for the layout. The
+    /// levels are made whole when `whole`.
     pub(super) fn build_on_ranks(
         &self,
         mat: Matrix,
         progress: &dyn Fn(Event),
+        whole: bool,
     ) -> Result<(Hierarchy, Option<partition::Partition>), RequestError> {
+        let made = |mut h: Hierarchy| {
+            if whole && !h.is_whole() {
+                progress(Event::Step("making each level whole".into()));
+                h.make_whole();
+            }
+            h
+        };
         if mat.ownership.is_some() || !self.amg.uses_ranks() {
-            return Ok((build(mat, None, &self.amg, self.preset, progress)?, None));
+            return Ok((
+                made(build(mat, None, &self.amg, self.preset, progress)?),
+                None,
+            ));
         }
         let fine = (self.partition.clone()).unwrap_or(Fine::Method(Method::Contiguous));
         let ranks = self.machine.owners();
@@ -199,14 +226,15 @@ impl Request {
         )));
         let part = fine.partition(&mat.csr, &ranks, &self.methods)?;
         let h = build(mat, Some(&part), &self.amg, self.preset, progress)?;
-        Ok((h, Some(part)))
+        Ok((made(h), Some(part)))
     }
 
     /// `amgcomm hierarchy`: the hierarchy alone, built as [`Request::run`]
     /// builds it (on the machine's ranks when the setup depends on
     /// them), the input and partition checked as [`Request::check`]
     /// checks them; no output is planned. `stages` gets `input` and
-    /// `hierarchy`.
+    /// `hierarchy`. The levels stay as the setup leaves them (the hypre
+    /// preset's in the ranks' blocks, made whole when first read whole).
     pub fn hierarchy_alone(
         &self,
         progress: &dyn Fn(Event),
@@ -226,7 +254,7 @@ impl Request {
             mesh,
             measured: None,
         };
-        self.hierarchy(&checked, progress, stages)
+        self.levels(&checked, progress, stages, false)
     }
 }
 
