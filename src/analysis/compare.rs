@@ -236,13 +236,14 @@ pub(crate) fn analyze_variant(
     if let Some(r) = rebuild.filter(|r| *r.built_on != v.partition) {
         let a = &h.levels[0].a;
         let part = v.partition.partition(a, &m.owners(), methods)?;
-        let own = amg::build_owned_by(
+        let mut own = amg::build_owned_by(
             crate::matrix::Csr::clone(a),
             &part.owner,
             part.ranks,
             r.amg,
             &mut |_, _| {},
         )?;
+        own.make_whole();
         let layout = Layout::new(&own, part, v.coarse).spread(&m);
         return Ok(analyze(&own, &layout, &m, &o)?);
     }
