@@ -95,10 +95,13 @@ impl LevelMatrix {
         self.whole.get().is_some()
     }
 
-    /// Made whole, the blocks freed.
+    /// Made whole, the blocks freed (one rank's taken over in place).
     pub fn make_whole(&mut self) {
-        let _ = &**self;
-        self.blocks = None;
+        if let Some(b) = self.blocks.take() {
+            if !self.is_whole() {
+                let _ = self.whole.set(b.into_whole());
+            }
+        }
     }
 
     /// The whole matrix, taken over.
@@ -168,6 +171,35 @@ mod tests {
         lm.make_whole();
         assert!(lm.blocks.is_none());
         assert_eq!(lm.into_whole(), m.csr);
+    }
+
+    /// One rank's blocks made whole in place are the gathered matrix, for
+    /// level 0 (split in place) and for a product's level.
+    #[test]
+    fn one_ranks_blocks_are_made_whole_in_place() {
+        let m = crate::matrix::source::Source::parse("gen:poisson3d:9")
+            .unwrap()
+            .load(None)
+            .unwrap();
+        let n = m.csr.rows();
+        let o = Preset::Hypre.options();
+        let h = crate::amg::build_ranked(m.csr.clone(), &[0, n], &o, &mut |_, _| {}).unwrap();
+        assert!(h.levels.len() > 2 && !h.levels[1].a.is_whole());
+        let (split, input) = ParCsr::split_owned(RawCsr::from_csr(&m.csr), &[0, n]);
+        assert!(input.is_none());
+        // The diagonal first, the rest in order, as the copying split has it.
+        let copied = ParCsr::split(&RawCsr::from_csr(&m.csr), &[0, n]);
+        assert_eq!(split.ranks[0].diag.indices, copied.ranks[0].diag.indices);
+        assert_eq!(split.ranks[0].diag.data, copied.ranks[0].diag.data);
+        assert_eq!(split.into_whole(), m.csr);
+        for l in h.levels {
+            for x in [Some(l.a), l.p].into_iter().flatten() {
+                let Some(b) = &x.blocks else { continue };
+                let gathered = b.gather();
+                assert!(!x.is_whole());
+                assert_eq!(x.into_whole(), gathered);
+            }
+        }
     }
 
     /// The hypre preset on ranks leaves its levels in blocks; made whole,

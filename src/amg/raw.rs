@@ -69,6 +69,20 @@ impl RawCsr {
         self.indices.len()
     }
 
+    /// `f(i, cols, vals)` on every row `i` in place, blocks of rows in
+    /// parallel.
+    pub fn each_row_mut(&mut self, f: impl Fn(usize, &mut [u32], &mut [f64]) + Sync) {
+        let ptr = &self.indptr;
+        let blocks = crate::matrix::csr::split_rows_mut(ptr, &mut self.indices, &mut self.data);
+        blocks.into_par_iter().for_each(|(rows, idx, val)| {
+            let base = ptr[rows.start];
+            for i in rows {
+                let (s, e) = (ptr[i] - base, ptr[i + 1] - base);
+                f(i, &mut idx[s..e], &mut val[s..e]);
+            }
+        });
+    }
+
     #[inline]
     pub fn row(&self, i: usize) -> (&[u32], &[f64]) {
         let r = self.indptr[i]..self.indptr[i + 1];

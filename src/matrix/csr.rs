@@ -306,11 +306,11 @@ fn as_atomic_u64(v: &mut [f64]) -> &[AtomicU64] {
     unsafe { &*(v as *mut [f64] as *const [AtomicU64]) }
 }
 
-type RowBlock<'a> = (Range<usize>, &'a mut [u32], &'a mut [f64]);
+pub(crate) type RowBlock<'a> = (Range<usize>, &'a mut [u32], &'a mut [f64]);
 
 /// Cut the rows into blocks of similar nonzero count, each with its own
 /// mutable slices of `indices` and `data`.
-fn split_rows_mut<'a>(
+pub(crate) fn split_rows_mut<'a>(
     indptr: &[usize],
     mut indices: &'a mut [u32],
     mut data: &'a mut [f64],

@@ -59,10 +59,9 @@ pub(crate) fn build_from(
     let mut levels = Vec::new();
     let mut times = SetupTimes::default();
     let mut clock = Stopwatch::start();
-    let mut current = ParCsr::split(&a, blocks);
-    // Level 0 whole is the input when its rows are sorted: kept, and its
-    // blocks freed once read (one check of its rows decides).
-    let mut input = a.try_into_csr().ok();
+    // Level 0 whole is the input when the split copied it and its rows
+    // are sorted: kept, and its blocks freed once read.
+    let (mut current, mut input) = ParCsr::split_owned(a, blocks);
     // Level 0's blocks: amgcomm's own work, counted with the gathers.
     times.add(0, Step::Gather, clock.split());
     // The current level's operator, as the hierarchy keeps it.
