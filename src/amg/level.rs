@@ -95,6 +95,28 @@ impl LevelMatrix {
         self.whole.get().is_some()
     }
 
+    /// `f(row, its diagonal or 0, whether it stores no entry)` for every
+    /// row in order, without making it whole.
+    pub fn each_diagonal(&self, f: &mut dyn FnMut(usize, f64, bool)) {
+        let Some(b) = self.blocks.as_ref().filter(|_| !self.is_whole()) else {
+            for (i, row) in self.outer_iterator().enumerate() {
+                f(i, row.get(i).copied().unwrap_or(0.0), row.nnz() == 0);
+            }
+            return;
+        };
+        for (r, l) in b.ranks.iter().enumerate() {
+            for i in 0..l.rows() {
+                let (c, v) = l.diag.row(i);
+                let d = c
+                    .iter()
+                    .position(|&j| j as usize == i)
+                    .map_or(0.0, |k| v[k]);
+                let empty = c.is_empty() && l.offd.row(i).0.is_empty();
+                f(b.rows[r] + i, d, empty);
+            }
+        }
+    }
+
     /// Made whole, the blocks freed (one rank's taken over in place).
     pub fn make_whole(&mut self) {
         if let Some(b) = self.blocks.take() {
@@ -171,6 +193,37 @@ mod tests {
         lm.make_whole();
         assert!(lm.blocks.is_none());
         assert_eq!(lm.into_whole(), m.csr);
+    }
+
+    /// Each row's diagonal read from the blocks is the whole matrix's,
+    /// a negative and a missing one included.
+    #[test]
+    fn the_blocks_give_every_rows_diagonal() {
+        let m = crate::matrix::source::Source::parse("gen:poisson3d:5")
+            .unwrap()
+            .load(None)
+            .unwrap();
+        let mut rows: Vec<Vec<(u32, f64)>> = (m.csr.outer_iterator())
+            .map(|r| r.iter().map(|(j, &x)| (j as u32, x)).collect())
+            .collect();
+        rows[7]
+            .iter_mut()
+            .filter(|e| e.0 == 7)
+            .for_each(|e| e.1 = -1.0);
+        rows[60].retain(|e| e.0 != 60);
+        let lists: Vec<&[(u32, f64)]> = rows.iter().map(|r| r.as_slice()).collect();
+        let raw = crate::amg::raw::test_util::from_lists(125, &lists);
+        let diagonals = |a: &LevelMatrix| {
+            let mut out = Vec::new();
+            a.each_diagonal(&mut |i, d, empty| out.push((i, d, empty)));
+            out
+        };
+        let blocks = LevelMatrix::of_blocks(ParCsr::split(&raw, &[0, 40, 41, 125]));
+        let whole = LevelMatrix::from(raw.into_csr());
+        let want = diagonals(&whole);
+        assert_eq!((want[7].1, want[60].1), (-1.0, 0.0));
+        assert_eq!(diagonals(&blocks), want);
+        assert!(!blocks.is_whole());
     }
 
     /// One rank's blocks made whole in place are the gathered matrix, for
