@@ -253,24 +253,19 @@ fn calibrate_measures_the_row_work_here() {
     // Serial receives (8 B, each probed then received): measured where
     // dearer than posted ones, then within 2 of the raw rows' median
     // extra time a message up to 256 messages (pooled, one count's noise
-    // took it past 2: 44 ns against 98 ns) and below a one-way message's
-    // alpha; else kept, said so, the raw rows showing no clear extra time
-    // over the counts (the two ranks sometimes share one of 2 cores a
-    // whole run: 2 runs in 8 here).
+    // took it past 2) and below a one-way message's alpha; else kept,
+    // said so, the raw rows showing no clear extra time over the counts
+    // (the two ranks sometimes share one of 2 cores a whole run).
     let seconds = |kind: &str| -> Vec<(f64, f64)> {
-        (csv.lines().filter(|r| r.starts_with(kind)))
-            .map(|r| {
-                let f: Vec<&str> = r.split(',').collect();
-                (f[4].parse().unwrap(), f[7].parse().unwrap())
-            })
+        let fields = |r: &str| r.split(',').map(String::from).collect::<Vec<_>>();
+        let rows = csv.lines().filter(|r| r.starts_with(kind)).map(fields);
+        rows.map(|f| (f[4].parse().unwrap(), f[7].parse().unwrap()))
             .collect()
     };
     let (serial, posted) = (seconds("recv-serial,"), seconds("queue-matching,"));
     assert!(serial.len() >= 4 && serial.len() == posted.len());
-    let mut extra: Vec<f64> = (serial.iter().zip(&posted))
-        .filter(|(s, _)| s.0 <= 256.0)
-        .map(|(s, p)| (s.1 - p.1) / s.0)
-        .collect();
+    let pairs = serial.iter().zip(&posted).filter(|(s, _)| s.0 <= 256.0);
+    let mut extra: Vec<f64> = pairs.map(|(s, p)| (s.1 - p.1) / s.0).collect();
     extra.sort_by(f64::total_cmp);
     let median = (extra[(extra.len() - 1) / 2] + extra[extra.len() / 2]) / 2.0;
     match cal
