@@ -22,6 +22,11 @@ pub struct Level {
 }
 
 impl Level {
+    /// Whether its operator or interpolation holds the ranks' blocks.
+    fn holds_blocks(&self) -> bool {
+        self.a.holds_blocks() || self.p.as_ref().is_some_and(|p| p.holds_blocks())
+    }
+
     /// The coarsest level: its operator alone.
     pub(crate) fn coarsest(a: RawCsr) -> Level {
         Level::coarsest_of(a.into_csr().into())
@@ -95,8 +100,14 @@ impl LevelMatrix {
         self.whole.get().is_some()
     }
 
+    /// Whether it still holds the ranks' blocks (whole or not).
+    fn holds_blocks(&self) -> bool {
+        self.blocks.is_some()
+    }
+
     /// `f(row, its diagonal or 0, whether it stores no entry)` for every
-    /// row in order, without making it whole.
+    /// row of an operator in order, without making it whole (a rank's
+    /// diag block's columns are its rows).
     pub fn each_diagonal(&self, f: &mut dyn FnMut(usize, f64, bool)) {
         let Some(b) = self.blocks.as_ref().filter(|_| !self.is_whole()) else {
             for (i, row) in self.outer_iterator().enumerate() {
@@ -146,9 +157,9 @@ impl std::ops::Deref for LevelMatrix {
 }
 
 impl Hierarchy {
-    /// Whether every level's matrices are whole already.
+    /// Whether every level's matrices are whole, no blocks held.
     pub fn is_whole(&self) -> bool {
-        (self.levels.iter()).all(|l| l.a.is_whole() && l.p.as_ref().is_none_or(|p| p.is_whole()))
+        (self.levels.iter()).all(|l| !l.holds_blocks() && l.a.is_whole())
     }
 
     /// Every level's matrices made whole, finest first, their blocks
@@ -156,8 +167,7 @@ impl Hierarchy {
     /// the time each level took is added to its gather step.
     pub fn make_whole(&mut self) {
         for (l, level) in self.levels.iter_mut().enumerate() {
-            let p_whole = level.p.as_ref().is_none_or(|p| p.is_whole());
-            if level.a.is_whole() && p_whole {
+            if !level.holds_blocks() {
                 continue;
             }
             let mut clock = Stopwatch::start();
@@ -189,7 +199,7 @@ mod tests {
         assert!(!lm.is_whole());
         assert_eq!((lm.rows(), lm.cols(), lm.nnz()), (343, 343, m.csr.nnz()));
         assert_eq!(*lm, m.csr);
-        assert!(lm.is_whole() && lm.blocks.is_some());
+        assert!(lm.is_whole() && lm.holds_blocks());
         lm.make_whole();
         assert!(lm.blocks.is_none());
         assert_eq!(lm.into_whole(), m.csr);
@@ -267,6 +277,9 @@ mod tests {
         let o = Preset::Hypre.options();
         let mut h = crate::amg::build_ranked(m.csr, &blocks, &o, &mut |_, _| {}).unwrap();
         assert!(h.levels.len() > 2 && !h.is_whole());
+        // Read whole once: the blocks stay until made whole.
+        let _: &Csr = &h.levels[1].a;
+        assert!(h.levels[1].a.is_whole() && !h.is_whole());
         let before: Vec<(usize, usize, usize, Option<usize>)> = (h.levels.iter())
             .map(|l| {
                 (
