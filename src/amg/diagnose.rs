@@ -108,8 +108,7 @@ impl fmt::Display for Warning {
 /// compare with).
 pub fn warnings(h: &Hierarchy, o: Option<&Options>, numbering: Numbering) -> Vec<Warning> {
     let rows: Vec<usize> = h.levels.iter().map(|l| l.a.rows()).collect();
-    let fine = &h.levels[0].a;
-    of_parts(diagonal_of(|f| fine.each_diagonal(f), numbering), &rows, o)
+    of_parts(diagonal_of(h.levels[0].a.diagonals(), numbering), &rows, o)
 }
 
 /// The warnings of a hierarchy known by parts (a distributed run):
@@ -145,32 +144,31 @@ pub fn of_parts(diagonal: Option<Warning>, rows: &[usize], o: Option<&Options>) 
 /// among the rows of `a`, which are global rows `first..` (0 for a whole
 /// matrix) numbered by the input as `numbering` says.
 pub fn diagonal(a: &Csr, first: usize, numbering: Numbering) -> Option<Warning> {
-    let rows = |f: &mut dyn FnMut(usize, f64, bool)| {
-        for (i, row) in a.outer_iterator().enumerate() {
-            f(
-                first + i,
-                row.get(first + i).copied().unwrap_or(0.0),
-                row.nnz() == 0,
-            );
-        }
-    };
-    diagonal_of(rows, numbering)
+    diagonal_of(diagonals(a, first), numbering)
 }
 
-/// The [`diagonal`] warning of the rows `rows` visits, each as `(row,
-/// its diagonal or 0, whether it stores no entry)`.
+/// Each row of `a` (global rows `first..`) as `(row, its diagonal or 0,
+/// whether it stores no entry)`.
+pub(crate) fn diagonals(a: &Csr, first: usize) -> impl Iterator<Item = (usize, f64, bool)> + '_ {
+    (a.outer_iterator().enumerate()).map(move |(i, row)| {
+        let g = first + i;
+        (g, row.get(g).copied().unwrap_or(0.0), row.nnz() == 0)
+    })
+}
+
+/// The [`diagonal`] warning of `rows`, as [`diagonals`] gives them.
 fn diagonal_of(
-    rows: impl FnOnce(&mut dyn FnMut(usize, f64, bool)),
+    rows: impl Iterator<Item = (usize, f64, bool)>,
     numbering: Numbering,
 ) -> Option<Warning> {
     let mut found = None;
     let mut count = 0;
-    rows(&mut |row, d, empty| {
+    for (row, d, empty) in rows {
         if d <= 0.0 || d.is_nan() {
             count += 1;
             found.get_or_insert((row, d, empty));
         }
-    });
+    }
     found.map(|(row, value, empty)| Warning::Diagonal {
         row,
         value,

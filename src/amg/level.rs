@@ -105,27 +105,25 @@ impl LevelMatrix {
         self.blocks.is_some()
     }
 
-    /// `f(row, its diagonal or 0, whether it stores no entry)` for every
-    /// row of an operator in order, without making it whole (a rank's
+    /// Each row of an operator as `(row, its diagonal or 0, whether it
+    /// stores no entry)`, in order, without making it whole (a rank's
     /// diag block's columns are its rows).
-    pub fn each_diagonal(&self, f: &mut dyn FnMut(usize, f64, bool)) {
+    pub fn diagonals(&self) -> Box<dyn Iterator<Item = (usize, f64, bool)> + '_> {
         let Some(b) = self.blocks.as_ref().filter(|_| !self.is_whole()) else {
-            for (i, row) in self.outer_iterator().enumerate() {
-                f(i, row.get(i).copied().unwrap_or(0.0), row.nnz() == 0);
-            }
-            return;
+            return Box::new(super::diagnose::diagonals(self, 0));
         };
-        for (r, l) in b.ranks.iter().enumerate() {
-            for i in 0..l.rows() {
+        let rows = (b.ranks.iter().enumerate()).flat_map(move |(r, l)| {
+            (0..l.rows()).map(move |i| {
                 let (c, v) = l.diag.row(i);
                 let d = c
                     .iter()
                     .position(|&j| j as usize == i)
                     .map_or(0.0, |k| v[k]);
                 let empty = c.is_empty() && l.offd.row(i).0.is_empty();
-                f(b.rows[r] + i, d, empty);
-            }
-        }
+                (b.rows[r] + i, d, empty)
+            })
+        });
+        Box::new(rows)
     }
 
     /// Made whole, the blocks freed (one rank's taken over in place).
@@ -159,7 +157,7 @@ impl std::ops::Deref for LevelMatrix {
 impl Hierarchy {
     /// Whether every level's matrices are whole, no blocks held.
     pub fn is_whole(&self) -> bool {
-        (self.levels.iter()).all(|l| !l.holds_blocks() && l.a.is_whole())
+        (self.levels.iter()).all(|l| !l.holds_blocks())
     }
 
     /// Every level's matrices made whole, finest first, their blocks
@@ -223,11 +221,7 @@ mod tests {
         rows[60].retain(|e| e.0 != 60);
         let lists: Vec<&[(u32, f64)]> = rows.iter().map(|r| r.as_slice()).collect();
         let raw = crate::amg::raw::test_util::from_lists(125, &lists);
-        let diagonals = |a: &LevelMatrix| {
-            let mut out = Vec::new();
-            a.each_diagonal(&mut |i, d, empty| out.push((i, d, empty)));
-            out
-        };
+        let diagonals = |a: &LevelMatrix| a.diagonals().collect::<Vec<_>>();
         let blocks = LevelMatrix::of_blocks(ParCsr::split(&raw, &[0, 40, 41, 125]));
         let whole = LevelMatrix::from(raw.into_csr());
         let want = diagonals(&whole);
