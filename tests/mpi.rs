@@ -20,6 +20,9 @@ use std::time::{Duration, Instant};
 use amgcomm::comm::pattern_file;
 use amgcomm::machine::Machine;
 
+#[path = "mpi_checks/serial.rs"]
+mod serial;
+
 const BIN: &str = env!("CARGO_BIN_EXE_amgcomm");
 
 /// One mpirun at a time: the tests oversubscribe the cores already, and
@@ -219,7 +222,7 @@ fn calibrate_measures_the_row_work_here() {
     let bw = amgcomm::machine::RowWork::bluewaters();
     assert_ne!(rw.copy_per_nonzero, bw.copy_per_nonzero);
     assert_ne!(rw.per_element, bw.per_element);
-    let cal = m.calibration.unwrap();
+    let cal = m.calibration.as_ref().unwrap();
     for name in ["row_work.copy_per_nonzero", "row_work.per_element"] {
         let f = (cal.fits.iter().find(|f| f.parameter == name))
             .unwrap_or_else(|| panic!("{name}: {}", cal.not_measured.join("; ")));
@@ -250,64 +253,7 @@ fn calibrate_measures_the_row_work_here() {
         csv.lines().filter(|r| r.starts_with("row-copy,")).count(),
         2
     );
-    // Serial receives (8 B, each probed then received): measured where
-    // dearer than posted ones, then within 2 of the raw rows' median
-    // extra time a message up to 256 messages (pooled, one count's noise
-    // took it past 2) and below a one-way message's alpha; else kept,
-    // said so, the raw rows showing no clear extra time over the counts
-    // (the two ranks sometimes share one of 2 cores a whole run).
-    let seconds = |kind: &str| -> Vec<(f64, f64)> {
-        let fields = |r: &str| r.split(',').map(String::from).collect::<Vec<_>>();
-        let rows = csv.lines().filter(|r| r.starts_with(kind)).map(fields);
-        rows.map(|f| (f[4].parse().unwrap(), f[7].parse().unwrap()))
-            .collect()
-    };
-    let (serial, posted) = (seconds("recv-serial,"), seconds("queue-matching,"));
-    assert!(serial.len() >= 4 && serial.len() == posted.len());
-    let pairs = serial.iter().zip(&posted).filter(|(s, _)| s.0 <= 256.0);
-    let mut extra: Vec<f64> = pairs.map(|(s, p)| (s.1 - p.1) / s.0).collect();
-    extra.sort_by(f64::total_cmp);
-    let median = (extra[(extra.len() - 1) / 2] + extra[extra.len() / 2]) / 2.0;
-    match cal
-        .fits
-        .iter()
-        .find(|f| f.parameter == "row_work.per_received")
-    {
-        Some(f) => {
-            assert!(
-                f.method.starts_with("measured by amgcomm calibrate on ")
-                    && f.method.contains(&cal.date)
-            );
-            let r = rw.per_received / median;
-            assert!(
-                (0.5..2.0).contains(&r),
-                "{:e}: {serial:?} against {posted:?}",
-                rw.per_received
-            );
-            let alpha = m
-                .params
-                .rates(amgcomm::machine::Locality::SOCKET)
-                .short
-                .alpha;
-            assert!(
-                rw.per_received > 0.0 && rw.per_received < alpha,
-                "{:e}",
-                rw.per_received
-            );
-        }
-        None => {
-            assert!(
-                kept.contains("row_work.per_received: messages received one at a time"),
-                "{kept}"
-            );
-            assert_eq!(rw.per_received, bw.per_received);
-            // The median count's serial receive within 1.5 posted ones (one
-            // count's spike, 116 against 62 us at 512 here, is no clear cost).
-            let mut rel: Vec<f64> = serial.iter().zip(&posted).map(|(s, p)| s.1 / p.1).collect();
-            rel.sort_by(f64::total_cmp);
-            assert!(rel[rel.len() / 2] < 1.5, "{serial:?} against {posted:?}");
-        }
-    }
+    serial::check(&csv, &m, &kept);
 }
 
 #[test]
