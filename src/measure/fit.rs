@@ -209,10 +209,43 @@ pub struct SerialReceive {
     pub per_message: f64,
     /// The share of pairs of counts whose extra time grows with the count
     /// (1 for a cost every message adds; about half, or less, for noise
-    /// or a fixed extra).
+    /// or a fixed extra), without [`SerialReceive::set_aside`]'s pairs.
     pub growing: f64,
     /// Counts used.
     pub points: usize,
+    /// The count whose pairs are left out of `growing`, if any: where
+    /// every pair grows in under [`GROWING`] of them, of 5 or more counts
+    /// the one most at odds with the others, set aside where the rest
+    /// then grow in [`SET_ASIDE_GROWING`] of their pairs or more
+    /// (one count's spike or dip on a shared machine turns a third of 6
+    /// counts' pairs; noise seldom leaves the other 5 in order).
+    pub set_aside: Option<f64>,
+}
+
+/// The share of pairs of counts the extra time must grow in for
+/// `per_received` to be measured: a cost each message adds.
+pub const GROWING: f64 = 0.75;
+
+/// The share of pairs the counts but one must grow in for that one to be
+/// set aside as an outlier ([`SerialReceive::set_aside`]): 9 of 5 counts'
+/// 10 pairs, 14 of 6 counts' 15.
+pub const SET_ASIDE_GROWING: f64 = 0.9;
+
+/// Of `points`, the share of pairs of different counts (without the
+/// point at `skip`) whose extra time `serial - posted` grows with the
+/// count.
+fn growing_share(points: &[(f64, f64, f64)], skip: Option<usize>) -> f64 {
+    let extra = |p: &(f64, f64, f64)| p.1 - p.2;
+    let (mut pairs, mut up) = (0usize, 0usize);
+    for (i, a) in points.iter().enumerate() {
+        for (j, b) in points.iter().enumerate().skip(i + 1) {
+            if a.0 != b.0 && skip != Some(i) && skip != Some(j) {
+                pairs += 1;
+                up += usize::from((extra(b) - extra(a)) * (b.0 - a.0) > 0.0);
+            }
+        }
+    }
+    up as f64 / pairs.max(1) as f64
 }
 
 /// [`SerialReceive`] of `points`; `None` for fewer than two counts.
@@ -220,21 +253,22 @@ pub fn serial_receive(points: &[(f64, f64, f64)]) -> Option<SerialReceive> {
     if points.len() < 2 {
         return None;
     }
-    let extra = |p: &(f64, f64, f64)| p.1 - p.2;
-    let per: Vec<f64> = points.iter().map(|p| extra(p) / p.0).collect();
-    let (mut pairs, mut up) = (0usize, 0usize);
-    for (i, a) in points.iter().enumerate() {
-        for b in &points[i + 1..] {
-            if a.0 != b.0 {
-                pairs += 1;
-                up += usize::from((extra(b) - extra(a)) * (b.0 - a.0) > 0.0);
+    let per: Vec<f64> = points.iter().map(|p| (p.1 - p.2) / p.0).collect();
+    let mut growing = growing_share(points, None);
+    let mut set_aside = None;
+    if growing < GROWING && points.len() >= 5 {
+        for k in 0..points.len() {
+            let g = growing_share(points, Some(k));
+            if g >= SET_ASIDE_GROWING && g > growing {
+                (growing, set_aside) = (g, Some(points[k].0));
             }
         }
     }
     Some(SerialReceive {
         per_message: median(&per),
-        growing: up as f64 / pairs.max(1) as f64,
+        growing,
         points: points.len(),
+        set_aside,
     })
 }
 

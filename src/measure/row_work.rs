@@ -136,22 +136,24 @@ pub struct FromKernels {
 /// receives posted before they came, a message, the median over the
 /// counts ([`super::fit::serial_receive`]). Kept at `out`'s value, said
 /// so, when there is no such test or the extra time does not grow with
-/// the count in three pairs of counts in four (noise, or no dearer).
+/// the count in three pairs of counts in four (noise, or no dearer), one
+/// count's pairs set aside where the others grow in nearly all theirs.
 fn serial_receives(samples: &[Sample], out: &mut FromKernels, host: &str, date: &str) {
     let points =
         super::samples::by_count(samples, Experiment::RecvSerial, Experiment::QueueMatching);
     let kept = out.row_work.per_received;
     match super::fit::serial_receive(&points) {
-        Some(f) if f.per_message > 0.0 && f.growing >= 0.75 => {
+        Some(f) if f.per_message > 0.0 && f.growing >= super::fit::GROWING => {
             out.row_work.per_received = f.per_message;
             let lo = points.iter().map(|p| p.0).fold(f64::INFINITY, f64::min);
             let hi = points.iter().map(|p| p.0).fold(0.0, f64::max);
             out.fits.push(Fit {
                 parameter: "row_work.per_received".into(),
                 method: format!(
-                    "measured by amgcomm calibrate on {host}, {date}: {lo}-{hi} messages of 8 B received one at a time by a blocking probe and receive (RAPtor's communicate(A)), less the same into receives posted before they came: the median over {} counts of the extra time a message (it grew with the count in {:.0}% of pairs of counts)",
+                    "measured by amgcomm calibrate on {host}, {date}: {lo}-{hi} messages of 8 B received one at a time by a blocking probe and receive (RAPtor's communicate(A)), less the same into receives posted before they came: the median over {} counts of the extra time a message (it grew with the count in {:.0}% of pairs of counts{})",
                     f.points,
-                    100.0 * f.growing
+                    100.0 * f.growing,
+                    set_aside(&f)
                 ),
                 value: Some(f.per_message),
                 alpha: None,
@@ -163,14 +165,22 @@ fn serial_receives(samples: &[Sample], out: &mut FromKernels, host: &str, date: 
             });
         }
         Some(f) => out.not_measured.push(format!(
-            "row_work.per_received: messages received one at a time by a blocking probe and receive cost no clear extra time over receives posted before they came (median {:.3e} s a message, growing with the count in {:.0}% of pairs of counts); Blue Waters' {kept:e} kept",
+            "row_work.per_received: messages received one at a time by a blocking probe and receive cost no clear extra time over receives posted before they came (median {:.3e} s a message, growing with the count in {:.0}% of pairs of counts{}); Blue Waters' {kept:e} kept",
             f.per_message,
-            100.0 * f.growing
+            100.0 * f.growing,
+            set_aside(&f)
         )),
         None => out.not_measured.push(format!(
             "row_work.per_received: no serial receives timed; Blue Waters' {kept:e} kept"
         )),
     }
+}
+
+/// How a fit's share of growing pairs was counted: "" for every count's.
+fn set_aside(f: &super::fit::SerialReceive) -> String {
+    f.set_aside
+        .map(|n| format!(", those of {n} messages set aside"))
+        .unwrap_or_default()
 }
 
 /// `rowcopy` and `rowpack` from `calibrate`'s timed kernels
@@ -263,10 +273,26 @@ pub fn from_kernels(samples: &[Sample], base: RowWork, host: &str, date: &str) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::measure::samples::{Experiment, Sample};
+
+    /// A queue test's sample between two ranks: `n` messages of 8 B in `t`
+    /// seconds.
+    fn at(e: Experiment, n: u64, t: f64) -> Sample {
+        Sample {
+            experiment: e,
+            pattern: "ranks 0-1".into(),
+            bytes: 8,
+            messages: n,
+            active: 1,
+            hops: 0.0,
+            seconds: t,
+            min_seconds: t,
+            repetitions: 1,
+        }
+    }
 
     #[test]
     fn calibrates_kernels_give_the_slopes_with_their_provenance() {
-        use crate::measure::samples::{Experiment, Sample};
         let at = |e: Experiment, n: u64, t: f64| Sample {
             experiment: e,
             pattern: String::new(),
@@ -311,18 +337,6 @@ mod tests {
     /// not grow with the count, keep Blue Waters' and say so.
     #[test]
     fn serial_receives_give_the_cost_of_a_receive() {
-        use crate::measure::samples::{Experiment, Sample};
-        let at = |e: Experiment, n: u64, t: f64| Sample {
-            experiment: e,
-            pattern: "ranks 0-1".into(),
-            bytes: 8,
-            messages: n,
-            active: 1,
-            hops: 0.0,
-            seconds: t,
-            min_seconds: t,
-            repetitions: 1,
-        };
         let kernels = [
             at(Experiment::RowCopy, 1000, 1e-5),
             at(Experiment::RowCopy, 4000, 4e-5),
@@ -365,6 +379,62 @@ mod tests {
             "node7",
             "",
         );
+        assert_eq!(noise.row_work.per_received, base.per_received);
+    }
+
+    /// Of 6 counts, one count's dip (the serial receives no dearer at 512
+    /// messages, as one calibration on 2 shared cores timed them) leaves
+    /// the rest growing in 10 pairs of 10: that count is set aside, said
+    /// so, and the median measured. Two such counts, or counts in no
+    /// order, keep Blue Waters'.
+    #[test]
+    fn one_count_at_odds_with_the_rest_is_set_aside() {
+        let queue = |extra: &dyn Fn(f64) -> f64| -> Vec<Sample> {
+            let mut v = vec![at(Experiment::RowCopy, 1000, 1e-5)];
+            for n in [16u64, 32, 64, 128, 256, 512] {
+                let posted = 1e-6 + 4e-8 * n as f64;
+                v.push(at(Experiment::QueueMatching, n, posted));
+                v.push(at(Experiment::RecvSerial, n, posted + extra(n as f64)));
+            }
+            v
+        };
+        let base = RowWork::bluewaters();
+        let dip = |n: f64| if n == 512.0 { -2e-6 } else { 7e-8 * n };
+        // All 15 pairs: 512's five turn down, 10 of 15 (67%) grow.
+        let got = from_kernels(&queue(&dip), base, "node7", "2026-12-02");
+        assert!((got.row_work.per_received / 7e-8 - 1.0).abs() < 1e-9);
+        let f = got
+            .fits
+            .iter()
+            .find(|f| f.parameter == "row_work.per_received");
+        let method = &f.unwrap().method;
+        assert!(
+            method.contains("100% of pairs of counts, those of 512 messages set aside"),
+            "{method}"
+        );
+        // Two counts at odds: kept, the share over every pair said.
+        let two = |n: f64| {
+            if n == 512.0 || n == 64.0 {
+                -2e-6
+            } else {
+                7e-8 * n
+            }
+        };
+        let kept = from_kernels(&queue(&two), base, "node7", "");
+        assert_eq!(kept.row_work.per_received, base.per_received);
+        assert!(kept
+            .not_measured
+            .iter()
+            .any(|m| m.contains("no clear extra time") && m.contains("% of pairs of counts)")));
+        // Extra time in no order (a zigzag): kept.
+        let zigzag = |n: f64| {
+            if (n as u64).trailing_zeros().is_multiple_of(2) {
+                3e-6
+            } else {
+                1e-6
+            }
+        };
+        let noise = from_kernels(&queue(&zigzag), base, "node7", "");
         assert_eq!(noise.row_work.per_received, base.per_received);
     }
 

@@ -13,9 +13,11 @@ fn median(mut v: Vec<f64>) -> f64 {
 /// count's noise took it past 2) and below a one-way message's alpha.
 /// Else kept, said so, and the raw rows agree: their extra time grows
 /// with the count in fewer than 3 pairs of counts in 4 (counted here from
-/// the CSV), or is not positive. One count's spike can do that where the
-/// others are dearer (1.45-2.14 times the posted receives at 5 counts,
-/// 0.94 at 512, on 2 cores shared by 4 ranks).
+/// the CSV) and no count's setting aside leaves the others growing in 9
+/// pairs in 10 (of 5 counts or more), or it is not positive. One
+/// count's spike had done that where the others were dearer (1.45-2.14
+/// times the posted receives at 5 counts, 0.94 at 512, on 2 cores shared
+/// by 4 ranks): such a count is now set aside.
 pub fn check(csv: &str, m: &Machine, kept: &str) {
     let seconds = |kind: &str| -> Vec<(f64, f64)> {
         let fields = |r: &str| r.split(',').map(String::from).collect::<Vec<_>>();
@@ -51,20 +53,37 @@ pub fn check(csv: &str, m: &Machine, kept: &str) {
                 "{kept}"
             );
             assert_eq!(rw.per_received, bw.per_received);
-            let (mut pairs, mut up) = (0, 0);
-            for (i, (s1, p1)) in serial.iter().zip(&posted).enumerate() {
-                for (s2, p2) in serial[i + 1..].iter().zip(&posted[i + 1..]) {
-                    pairs += 1;
-                    up += usize::from(((s2.1 - p2.1) - (s1.1 - p1.1)) * (s2.0 - s1.0) > 0.0);
+            // (pairs, growing pairs) without count `skip`.
+            let count = |skip: Option<usize>| {
+                let (mut pairs, mut up) = (0, 0);
+                for i in 0..serial.len() {
+                    for j in i + 1..serial.len() {
+                        if skip == Some(i) || skip == Some(j) {
+                            continue;
+                        }
+                        let (e1, e2) = (serial[i].1 - posted[i].1, serial[j].1 - posted[j].1);
+                        pairs += 1;
+                        up += usize::from((e2 - e1) * (serial[j].0 - serial[i].0) > 0.0);
+                    }
                 }
-            }
+                (pairs, up)
+            };
+            let (pairs, up) = count(None);
+            let one_aside = 4 * up < 3 * pairs
+                && serial.len() >= 5
+                && (0..serial.len()).any(|k| {
+                    let (p, u) = count(Some(k));
+                    10 * u >= 9 * p
+                });
             let mid = median(extra(f64::INFINITY));
             assert!(
-                4 * up < 3 * pairs || mid <= 0.0,
+                (4 * up < 3 * pairs && !one_aside) || mid <= 0.0,
                 "{serial:?} against {posted:?}"
             );
-            let share = format!("{:.0}% of pairs", 100.0 * (up as f64 / pairs as f64));
-            assert!(kept.contains(&share), "{share}: {kept}");
+            if !one_aside {
+                let share = format!("{:.0}% of pairs", 100.0 * (up as f64 / pairs as f64));
+                assert!(kept.contains(&share), "{share}: {kept}");
+            }
         }
     }
 }
