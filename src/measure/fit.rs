@@ -228,7 +228,9 @@ pub const GROWING: f64 = 0.75;
 
 /// The share of pairs the counts but one must grow in for that one to be
 /// set aside as an outlier ([`SerialReceive::set_aside`]): 9 of 5 counts'
-/// 10 pairs, 14 of 6 counts' 15.
+/// 10 pairs, 14 of 6 counts' 15. The price, simulated: of 6 counts whose
+/// extra times are noise alone about 0, 6.5% are measured (a small value,
+/// noise's median), against 2.9% without setting any aside.
 pub const SET_ASIDE_GROWING: f64 = 0.9;
 
 /// Of `points`, the share of pairs of different counts (without the
