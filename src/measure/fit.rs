@@ -214,9 +214,9 @@ pub struct SerialReceive {
     /// Counts used.
     pub points: usize,
     /// The count whose pairs are left out of `growing`, if any: where
-    /// every pair grows in under [`GROWING`] of them, of 5 or more counts
-    /// the one most at odds with the others, set aside where the rest
-    /// then grow in [`SET_ASIDE_GROWING`] of their pairs or more
+    /// the extra time grows in under [`GROWING`] of all the pairs, of 5 or
+    /// more counts the one most at odds with the others, set aside where
+    /// the rest then grow in [`SET_ASIDE_GROWING`] of their pairs or more
     /// (one count's spike or dip on a shared machine turns a third of 6
     /// counts' pairs; noise seldom leaves the other 5 in order).
     pub set_aside: Option<f64>,
