@@ -291,6 +291,18 @@ mod tests {
         }
     }
 
+    /// `kernels`, then a queue test at `counts`: the posted receives 1 us
+    /// and 40 ns a message, the serial ones `extra(n)` more.
+    fn queue(kernels: &[Sample], counts: &[u64], extra: &dyn Fn(f64) -> f64) -> Vec<Sample> {
+        let mut v = kernels.to_vec();
+        for &n in counts {
+            let posted = 1e-6 + 4e-8 * n as f64;
+            v.push(at(Experiment::QueueMatching, n, posted));
+            v.push(at(Experiment::RecvSerial, n, posted + extra(n as f64)));
+        }
+        v
+    }
+
     #[test]
     fn calibrates_kernels_give_the_slopes_with_their_provenance() {
         let at = |e: Experiment, n: u64, t: f64| Sample {
@@ -341,15 +353,7 @@ mod tests {
             at(Experiment::RowCopy, 1000, 1e-5),
             at(Experiment::RowCopy, 4000, 4e-5),
         ];
-        let queue = |extra: &dyn Fn(f64) -> f64| -> Vec<Sample> {
-            let mut v = kernels.to_vec();
-            for n in [16u64, 64, 256, 1024] {
-                let posted = 1e-6 + 4e-8 * n as f64;
-                v.push(at(Experiment::QueueMatching, n, posted));
-                v.push(at(Experiment::RecvSerial, n, posted + extra(n as f64)));
-            }
-            v
-        };
+        let queue = |extra: &dyn Fn(f64) -> f64| queue(&kernels, &[16, 64, 256, 1024], extra);
         let base = RowWork::bluewaters();
         let got = from_kernels(&queue(&|n| 7e-8 * n), base, "node7", "2026-11-28");
         assert!((got.row_work.per_received / 7e-8 - 1.0).abs() < 1e-9);
@@ -389,15 +393,9 @@ mod tests {
     /// order, keep Blue Waters'.
     #[test]
     fn one_count_at_odds_with_the_rest_is_set_aside() {
-        let queue = |extra: &dyn Fn(f64) -> f64| -> Vec<Sample> {
-            let mut v = vec![at(Experiment::RowCopy, 1000, 1e-5)];
-            for n in [16u64, 32, 64, 128, 256, 512] {
-                let posted = 1e-6 + 4e-8 * n as f64;
-                v.push(at(Experiment::QueueMatching, n, posted));
-                v.push(at(Experiment::RecvSerial, n, posted + extra(n as f64)));
-            }
-            v
-        };
+        let kernels = [at(Experiment::RowCopy, 1000, 1e-5)];
+        let queue =
+            |extra: &dyn Fn(f64) -> f64| queue(&kernels, &[16, 32, 64, 128, 256, 512], extra);
         let base = RowWork::bluewaters();
         let dip = |n: f64| if n == 512.0 { -2e-6 } else { 7e-8 * n };
         // All 15 pairs: 512's five turn down, 10 of 15 (67%) grow.
