@@ -138,12 +138,8 @@ impl<E: bytemuck::Zeroable + Send> FlatRows<E> {
     #[inline(always)]
     pub fn fetch(&self, g: usize) -> Head {
         let h = self.heads[g];
-        #[cfg(target_arch = "x86_64")]
         if let Some(e) = self.entries.get(h.start) {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            // SAFETY: a prefetch only hints the cache (SSE is part of
-            // x86_64); the address is an entry's.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(e as *const E as *const i8) };
+            prefetch(e);
         }
         h
     }
@@ -153,6 +149,21 @@ impl<E: bytemuck::Zeroable + Send> FlatRows<E> {
         let h = self.heads[g];
         (&self.entries[h.start..h.start + h.len as usize], h.tag)
     }
+}
+
+/// Asks for the cache line of `x` (where the next reads go is known before
+/// they are made: their cache misses then overlap the work between).
+#[inline(always)]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch only hints the cache (SSE is part of
+        // x86_64); the address is a live reference's.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(x as *const T as *const i8) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = x;
 }
 
 /// One rank's rows.
