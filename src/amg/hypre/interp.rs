@@ -480,6 +480,21 @@ fn row(
             }
         }
     };
+    // The strong F neighbours' rows of `sc`, asked into the cache
+    // together (on many ranks they are read at random).
+    let fine = |g: usize| cf[g] < 0 && cf[g] != SF_PT;
+    for &j in sl.diag.row(i) {
+        let g = first + j as usize;
+        if fine(g) {
+            sc.fetch(g);
+        }
+    }
+    for &k in sl.offd.row(i) {
+        let g = cmap[k as usize] as usize;
+        if fine(g) {
+            sc.fetch(g);
+        }
+    }
     for &j in sl.diag.row(i) {
         let g = first + j as usize;
         if cf[g] >= 0 {
