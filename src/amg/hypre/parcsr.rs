@@ -489,41 +489,66 @@ pub(crate) fn comm_pkgs(cols: &[usize], col_maps: &[&[u32]]) -> Vec<Comm> {
                 .collect()
         })
         .collect();
-    let mut count = vec![0usize; ranks];
-    for o in &owners {
-        for &(r, _) in o {
-            count[r as usize] += 1;
-        }
-    }
-    let mut comms: Vec<Comm> = count
-        .iter()
-        .map(|&n| Comm {
-            sends: Vec::with_capacity(n),
-            from: Vec::new(),
-            src: Vec::new(),
+    // Each receiver's runs of offd columns of one owner, `(owner, first,
+    // end)` in `col_map` order (an owner's columns are one run there).
+    let runs: Vec<Vec<(u32, u32, u32)>> = owners
+        .par_iter()
+        .map(|o| {
+            let mut v = Vec::new();
+            let mut at = 0;
+            while at < o.len() {
+                let r = o[at].0;
+                let end = at + o[at..].iter().take_while(|x| x.0 == r).count();
+                v.push((r, at as u32, end as u32));
+                at = end;
+            }
+            v
         })
         .collect();
-    // Receivers in increasing order, each one's columns increasing: the
-    // slots come out in hypre's order.
-    let mut from: Vec<Vec<(u32, u32)>> = Vec::with_capacity(ranks);
-    for (q, o) in owners.iter().enumerate() {
-        let mut f = Vec::with_capacity(o.len());
-        for (at, &(r, row)) in o.iter().enumerate() {
-            let sends = &mut comms[r as usize].sends;
-            f.push((r, sends.len() as u32));
-            sends.push(Slot {
-                to: q as u32,
-                row,
-                at: at as u32,
-            });
-        }
-        from.push(f);
-    }
-    for ((c, f), o) in comms.iter_mut().zip(from).zip(owners) {
-        c.from = f;
-        c.src = o;
-    }
-    comms
+    // Each owner's runs by increasing receiver (so its slots come out in
+    // hypre's order: by receiver, each one's columns increasing), and
+    // each run's first slot: a pass over the runs alone, one or a few a
+    // neighbour.
+    let mut to_owner: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); ranks];
+    let mut count = vec![0u32; ranks];
+    let firsts: Vec<Vec<u32>> = (runs.iter().enumerate())
+        .map(|(q, v)| {
+            (v.iter())
+                .map(|&(r, a, e)| {
+                    to_owner[r as usize].push((q as u32, a, e));
+                    let first = count[r as usize];
+                    count[r as usize] += e - a;
+                    first
+                })
+                .collect()
+        })
+        .collect();
+    let sends: Vec<Vec<Slot>> = (to_owner.par_iter().zip(&count))
+        .map(|(list, &n)| {
+            let mut sends = Vec::with_capacity(n as usize);
+            for &(q, a, e) in list {
+                let o = &owners[q as usize];
+                sends.extend((a..e).map(|at| Slot {
+                    to: q,
+                    row: o[at as usize].1,
+                    at,
+                }));
+            }
+            sends
+        })
+        .collect();
+    let from: Vec<Vec<(u32, u32)>> = (runs.par_iter().zip(&firsts).zip(&owners))
+        .map(|((v, f), o)| {
+            let mut from = Vec::with_capacity(o.len());
+            for (&(r, a, e), &first) in v.iter().zip(f) {
+                from.extend((a..e).map(|at| (r, first + at - a)));
+            }
+            from
+        })
+        .collect();
+    (sends.into_iter().zip(from).zip(owners))
+        .map(|((sends, from), src)| Comm { sends, from, src })
+        .collect()
 }
 
 /// An exchange through the packages `comms` (hypre's
@@ -677,5 +702,58 @@ mod tests {
         assert_eq!(rows, vec![0, 1]);
         assert_eq!(comms[1].from, vec![(0, 0), (0, 1)]);
         assert_eq!(comms[0].from, vec![(1, 0), (1, 1)]);
+    }
+
+    /// The packages as hypre defines them, slot by slot: each owner sends
+    /// by increasing receiver, each receiver's columns increasing, and
+    /// each offd column names its owner, its row there and the owner's
+    /// slot that carries it. 9 ranks of uneven blocks, each rank's offd
+    /// columns scattered over the others (one rank with none).
+    #[test]
+    fn packages_follow_hypres_order() {
+        let cols = [0usize, 5, 5, 17, 30, 31, 44, 60, 61, 80];
+        let ranks = cols.len() - 1;
+        let maps: Vec<Vec<u32>> = (0..ranks)
+            .map(|q| {
+                (0..80u32)
+                    .filter(|&g| {
+                        let own = (cols[q]..cols[q + 1]).contains(&(g as usize));
+                        !own && q != 4 && (g * 7 + q as u32 * 3) % 5 < 2
+                    })
+                    .collect()
+            })
+            .collect();
+        let refs: Vec<&[u32]> = maps.iter().map(|m| m.as_slice()).collect();
+        let comms = comm_pkgs(&cols, &refs);
+        let owner = |g: u32| cols.partition_point(|&s| s <= g as usize) - 1;
+        for (r, c) in comms.iter().enumerate() {
+            // The definition: every receiver in turn, its columns that r owns.
+            let want: Vec<Slot> = (0..ranks)
+                .flat_map(|q| {
+                    let m = &maps[q];
+                    (0..m.len())
+                        .filter(move |&at| owner(m[at]) == r)
+                        .map(move |at| Slot {
+                            to: q as u32,
+                            row: (m[at] as usize - cols[r]) as u32,
+                            at: at as u32,
+                        })
+                })
+                .collect();
+            assert_eq!(c.sends, want, "rank {r}");
+        }
+        for (q, c) in comms.iter().enumerate() {
+            assert_eq!(c.from.len(), maps[q].len());
+            for (at, (&(o, slot), &(o2, row))) in c.from.iter().zip(&c.src).enumerate() {
+                let g = maps[q][at];
+                assert_eq!((o as usize, o2 as usize), (owner(g), owner(g)));
+                assert_eq!(row as usize, g as usize - cols[owner(g)]);
+                let s = comms[o as usize].sends[slot as usize];
+                assert_eq!((s.to as usize, s.at as usize), (q, at));
+            }
+        }
+        assert!(
+            comms[4].from.is_empty() && comms.iter().map(|c| c.sends.len()).sum::<usize>() > 200
+        );
     }
 }
