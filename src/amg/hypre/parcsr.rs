@@ -507,8 +507,8 @@ pub(crate) fn comm_pkgs(cols: &[usize], col_maps: &[&[u32]]) -> Vec<Comm> {
         .collect();
     // Each owner's runs by increasing receiver (so its slots come out in
     // hypre's order: by receiver, each one's columns increasing), and
-    // each run's first slot: a pass over the runs alone, one or a few a
-    // neighbour.
+    // each run's first slot among the owner's sends: one thread, but a
+    // run per neighbour, not a column.
     let mut to_owner: Vec<Vec<(u32, u32, u32)>> = vec![Vec::new(); ranks];
     let mut count = vec![0u32; ranks];
     let firsts: Vec<Vec<u32>> = (runs.iter().enumerate())
