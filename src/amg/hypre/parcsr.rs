@@ -494,15 +494,13 @@ pub(crate) fn comm_pkgs(cols: &[usize], col_maps: &[&[u32]]) -> Vec<Comm> {
     let runs: Vec<Vec<(u32, u32, u32)>> = owners
         .par_iter()
         .map(|o| {
-            let mut v = Vec::new();
             let mut at = 0;
-            while at < o.len() {
-                let r = o[at].0;
-                let end = at + o[at..].iter().take_while(|x| x.0 == r).count();
-                v.push((r, at as u32, end as u32));
-                at = end;
-            }
-            v
+            (o.chunk_by(|x, y| x.0 == y.0))
+                .map(|run| {
+                    at += run.len() as u32;
+                    (run[0].0, at - run.len() as u32, at)
+                })
+                .collect()
         })
         .collect();
     // Each owner's runs by increasing receiver (so its slots come out in
