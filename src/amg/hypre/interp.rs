@@ -117,12 +117,7 @@ fn couplings(a: &ParCsr, needed: &[bool]) -> FlatRows {
             let l = &a.ranks[r];
             (0..l.rows())
                 .filter(|&i| read(a.rows[r] + i))
-                .map(|i| {
-                    let (_, dv) = l.diag.row(i);
-                    let s = sgn(dv);
-                    let n = dv.iter().skip(1).filter(|&&y| s * y < 0.0).count();
-                    n + l.offd.row(i).1.iter().filter(|&&y| s * y < 0.0).count()
-                })
+                .map(|i| l.diag.row(i).0.len() + l.offd.row(i).0.len())
                 .sum()
         },
         |r, e, heads| {
@@ -182,17 +177,10 @@ fn strong_c(a: &ParCsr, s: &[LocalS], sp: &Splitting) -> FlatRows<[u32; 2]> {
     FlatRows::build(
         &a.rows,
         |r| {
-            let (first, l, sl) = (a.rows[r], &a.ranks[r], &s[r]);
-            (0..l.rows())
+            let (first, sl) = (a.rows[r], &s[r]);
+            (0..sl.diag.rows())
                 .filter(|&i| f(first + i))
-                .map(|i| {
-                    let d = sl.diag.row(i).iter();
-                    let d = d.filter(|&&k| cf[first + k as usize] >= 0).count();
-                    let o = sl.offd.row(i).iter();
-                    d + o
-                        .filter(|&&k| cf[l.col_map[k as usize] as usize] >= 0)
-                        .count()
-                })
+                .map(|i| sl.diag.len(i) + sl.offd.len(i))
                 .sum()
         },
         |r, e, heads| {

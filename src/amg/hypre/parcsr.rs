@@ -99,20 +99,22 @@ pub(crate) struct FlatRows<E = Entry> {
 }
 
 impl<E: bytemuck::Zeroable + Send> FlatRows<E> {
-    /// Rank `r` owns rows `starts[r]..starts[r + 1]` and has `count(r)`
-    /// entries; `fill(r, entries, heads)` writes them, each head's start
-    /// counted from the rank's first entry.
-    pub fn build<C, F>(starts: &[usize], count: C, fill: F) -> FlatRows<E>
+    /// Rank `r` owns rows `starts[r]..starts[r + 1]` and has at most
+    /// `bound(r)` entries; `fill(r, entries, heads)` writes them from the
+    /// front of its room, each head's start counted from the room's first
+    /// entry. A bound read off the row lengths spares a pass that counts
+    /// the entries a filter keeps.
+    pub fn build<C, F>(starts: &[usize], bound: C, fill: F) -> FlatRows<E>
     where
         C: Fn(usize) -> usize + Sync,
         F: Fn(usize, &mut [E], &mut [Head]) + Sync,
     {
         let ranks = starts.len() - 1;
-        let nnz: Vec<usize> = (0..ranks).into_par_iter().map(&count).collect();
+        let nnz: Vec<usize> = (0..ranks).into_par_iter().map(&bound).collect();
         let total: usize = nnz.iter().sum();
         // Zeroed pages from the system, first touched by the threads that
-        // fill them: a serial fill here was a quarter of the setup's page
-        // faults.
+        // fill them (a serial fill here was a quarter of the setup's page
+        // faults); room a rank leaves unfilled is never touched.
         let mut entries: Vec<E> = bytemuck::zeroed_vec(total);
         let mut heads: Vec<Head> = bytemuck::zeroed_vec(starts[ranks]);
         let mut pieces = Vec::with_capacity(ranks);
