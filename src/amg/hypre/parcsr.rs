@@ -110,17 +110,18 @@ impl<E: bytemuck::Zeroable + Send> FlatRows<E> {
         F: Fn(usize, &mut [E], &mut [Head]) + Sync,
     {
         let ranks = starts.len() - 1;
-        let nnz: Vec<usize> = (0..ranks).into_par_iter().map(&bound).collect();
-        let total: usize = nnz.iter().sum();
+        let room: Vec<usize> = (0..ranks).into_par_iter().map(&bound).collect();
+        let total: usize = room.iter().sum();
         // Zeroed pages from the system, first touched by the threads that
         // fill them (a serial fill here was a quarter of the setup's page
-        // faults); room a rank leaves unfilled is never touched.
+        // faults); room a rank leaves unfilled is never written, and a
+        // large array's is never paged in.
         let mut entries: Vec<E> = bytemuck::zeroed_vec(total);
         let mut heads: Vec<Head> = bytemuck::zeroed_vec(starts[ranks]);
         let mut pieces = Vec::with_capacity(ranks);
         let (mut e, mut h) = (&mut entries[..], &mut heads[..]);
         let mut base = 0;
-        for (r, &k) in nnz.iter().enumerate() {
+        for (r, &k) in room.iter().enumerate() {
             let (e1, e2) = e.split_at_mut(k);
             let (h1, h2) = h.split_at_mut(starts[r + 1] - starts[r]);
             pieces.push((r, base, e1, h1));
