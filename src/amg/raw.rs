@@ -114,7 +114,7 @@ impl RawCsr {
     /// Transpose; row `j` of the result lists its entries by increasing
     /// original row, as SciPy's `A.T.tocsr()` does.
     pub fn transpose(&self) -> RawCsr {
-        let mut count = vec![0usize; self.ncols + 1];
+        let mut count = zeros::<usize>(self.ncols + 1);
         for &j in &self.indices {
             count[j as usize + 1] += 1;
         }
@@ -269,6 +269,16 @@ pub fn spgemm(a: &RawCsr, b: &RawCsr) -> RawCsr {
         indices,
         data,
     }
+}
+
+/// `n` zeros, written now, for counts and marks (read before they are
+/// written). `vec![0; n]` takes calloc's untouched pages: each is first
+/// mapped to the kernel's zero page on the read, then copied on the write,
+/// a second fault that flushes the TLB of every thread of the process.
+pub(crate) fn zeros<T: Copy + Default>(n: usize) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    v.resize(n, T::default());
+    v
 }
 
 /// `v` cut into consecutive pieces of the given lengths, to fill in

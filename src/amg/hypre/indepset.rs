@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use super::parcsr::{forward, Comm};
 use super::strength::LocalS;
+use crate::amg::raw::zeros;
 
 /// hypre's `hypre_Rand` (utilities/random.c): Park and Miller's minimal
 /// standard generator (16807 x mod 2^31 - 1 by Schrage's method),
@@ -46,7 +47,7 @@ impl HypreRand {
 pub(crate) fn measures(s: &[LocalS], comms: &[Comm]) -> Vec<Vec<f64>> {
     let offd_counts: Vec<Vec<f64>> = (s.par_iter().zip(comms))
         .map(|(s, c)| {
-            let mut n = vec![0.0f64; c.from.len()];
+            let mut n = zeros::<f64>(c.from.len());
             for &k in &s.offd.indices {
                 n[k as usize] += 1.0;
             }
@@ -55,7 +56,7 @@ pub(crate) fn measures(s: &[LocalS], comms: &[Comm]) -> Vec<Vec<f64>> {
         .collect();
     (s.par_iter().zip(comms).enumerate())
         .map(|(r, (s, c))| {
-            let mut measure = vec![0.0f64; s.diag.rows()];
+            let mut measure = zeros::<f64>(s.diag.rows());
             for &j in &s.diag.indices {
                 measure[j as usize] += 1.0;
             }

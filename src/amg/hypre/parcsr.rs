@@ -13,7 +13,7 @@
 use rayon::prelude::*;
 
 use super::tasks::PerThread;
-use crate::amg::raw::RawCsr;
+use crate::amg::raw::{zeros, RawCsr};
 use crate::matrix::Csr;
 
 /// Rows of column indices without values (hypre's strength matrix `S`).
@@ -53,7 +53,7 @@ impl Pattern {
     /// The transpose with `ncols` rows: hypre's counting sort
     /// (`hypre_CSRMatrixTranspose`), each row by increasing original row.
     pub fn transpose(&self, ncols: usize) -> Pattern {
-        let mut indptr = vec![0usize; ncols + 1];
+        let mut indptr = zeros::<usize>(ncols + 1);
         for &j in &self.indices {
             indptr[j as usize + 1] += 1;
         }
@@ -214,7 +214,7 @@ impl Local {
             .enumerate()
             .map(|(r, (diag, offd))| {
                 let mut slot = pool.slot();
-                let marks = slot.get_or_insert_with(|| vec![0; global]);
+                let marks = slot.get_or_insert_with(|| zeros(global));
                 Local::with_global_offd(diag, offd, ncols(r), marks)
             })
             .collect()
@@ -269,7 +269,7 @@ impl ParCsr {
             .par_windows(2)
             .map(|w| {
                 let mut marks = pool.slot();
-                let marks = marks.get_or_insert_with(|| vec![0u32; n]);
+                let marks = marks.get_or_insert_with(|| zeros::<u32>(n));
                 let (lo, m) = (w[0], w[1] - w[0]);
                 let nnz = a.indptr[lo + m] - a.indptr[lo];
                 let nd: usize = (lo..lo + m)

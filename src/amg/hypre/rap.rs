@@ -25,7 +25,7 @@ use rayon::prelude::*;
 
 use super::parcsr::{Comm, Entry, FlatRows, Head, Local, ParCsr};
 use super::tasks::{par_rows, PerThread, Rows};
-use crate::amg::raw::RawCsr;
+use crate::amg::raw::{zeros, RawCsr};
 
 /// A task's marks, each whether a column is in its row (0: not in it),
 /// cleared after the row (4 bytes a column, so they stay in cache):
@@ -430,8 +430,8 @@ fn rap_within(a: &ParCsr, p: &ParCsr, p_comms: &[Comm], budget: usize) -> ParCsr
         .unwrap_or(0);
     let coarse_rows: Vec<usize> = p.ranks.iter().map(|l| l.diag.ncols).collect();
     let init = || Marks {
-        mark: vec![0; nc],
-        ra: vec![0; fine_cols],
+        mark: zeros(nc),
+        ra: zeros(fine_cols),
         row: Acc::new(nc),
         ra_o: Acc::new(fine_cols),
         ra_d: Acc::new(fine_cols),
