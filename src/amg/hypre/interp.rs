@@ -96,13 +96,16 @@ fn strong_f_neighbours(a: &ParCsr, s: &[LocalS], cf: &[i8]) -> Vec<bool> {
 /// Every row's couplings of the sign opposite to its diagonal, without
 /// it (hypre's `A_ext` rule: the diag block's first entry is the
 /// diagonal, positive when `>= 0`), diag block then offd block, global
-/// columns (a point that is no C point has no place in any row and counts
-/// only as the row's own point: its mark tells). Only the rows
-/// `needed` marks are filled (a strong F neighbour's on another rank is
+/// columns, of the points that can count for a row that reads it: C
+/// points, and F points of other ranks (one of them may be the reading
+/// row's own point; an F point of the row's own rank never is, as a row
+/// is read here only by other ranks, and hypre's sum skips it). Only the
+/// rows `needed` marks are filled (a strong F neighbour's on another rank is
 /// the only row ever read: on 2 ranks of the 100^3 Laplacian, 12,696
-/// rows and 209,054 entries on level 1, where every strong F neighbour's
-/// row held 6.0 million entries); the others are left empty.
-fn couplings(a: &ParCsr, needed: &[bool]) -> FlatRows {
+/// rows and 62,853 entries on level 1, 209,054 with the own rank's F
+/// points, where every strong F neighbour's row held 6.0 million
+/// entries); the others are left empty.
+fn couplings(a: &ParCsr, needed: &[bool], cf: &[i8]) -> FlatRows {
     let read = |g: usize| needed[g];
     let sgn = |v: &[f64]| {
         if v.first().is_some_and(|&d| d >= 0.0) {
@@ -144,14 +147,16 @@ fn couplings(a: &ParCsr, needed: &[bool]) -> FlatRows {
                 }
                 let s = sgn(dv);
                 for (&j, &y) in dc.iter().zip(dv).skip(1) {
-                    if s * y < 0.0 {
-                        put(e, &mut t, first + j as usize, y);
+                    let g = first + j as usize;
+                    if s * y < 0.0 && cf[g] >= 0 {
+                        put(e, &mut t, g, y);
                     }
                 }
                 let (oc, ov) = l.offd.row(i);
                 for (&k, &y) in oc.iter().zip(ov) {
-                    if s * y < 0.0 {
-                        put(e, &mut t, l.col_map[k as usize] as usize, y);
+                    let g = l.col_map[k as usize] as usize;
+                    if s * y < 0.0 && cf[g] != SF_PT {
+                        put(e, &mut t, g, y);
                     }
                 }
                 *h = Head {
@@ -238,7 +243,7 @@ pub(crate) fn ext_pi(
     let n = a.global_rows();
     assert!(n < OFFD as usize, "too many rows");
     let rows: Vec<usize> = a.ranks.iter().map(Local::rows).collect();
-    let ext = couplings(a, &strong_f_neighbours(a, s, sp.cf));
+    let ext = couplings(a, &strong_f_neighbours(a, s, sp.cf), sp.cf);
     let sc = strong_c(a, s, sp);
     let mixed = mixed_signs(a);
     let init = || Marks {
