@@ -152,15 +152,27 @@ fn clear(mark: &mut [u32], cols: &[u32], base: usize) {
 /// entries are its owner's columns: hypre's `P_ext` rows are these, split.
 struct GlobalP {
     rows: FlatRows,
-    /// The column of the sinks that pad each row to whole [`LANES`].
+    /// The first column of the sinks that pad each row to whole
+    /// [`LANES`] ([`GlobalP::sink_at`]).
     sink: u32,
 }
 
 /// `RAP_int` reads rows of `P` [`LANES`] entries at a time, each row
-/// padded with sinks (column [`GlobalP::sink`], value 0, whose mark is
-/// always set): a row of truncated `P` has 1 to 4 entries, and a loop
+/// padded with sinks (columns from [`GlobalP::sink`], value 0, whose marks
+/// are always set): a row of truncated `P` has 1 to 4 entries, and a loop
 /// that ends after any of them mispredicts its end.
 const LANES: usize = 4;
+
+/// The sink at place `k` of a padded row: one column per place, so that
+/// the sinks' adds (`vals[sink] += 0.0`) are [`LANES`] chains through
+/// memory, not one that every padded row waits on.
+#[inline(always)]
+fn sink_at(sink: u32, k: usize) -> Entry {
+    Entry {
+        col: sink + (k % LANES) as u32,
+        val: 0.0,
+    }
+}
 
 fn lanes(len: usize) -> usize {
     len.next_multiple_of(LANES)
@@ -205,10 +217,7 @@ impl GlobalP {
                         tag: dc.len() as u32,
                     };
                     while t - start < lanes(h.len as usize) {
-                        e[t] = Entry {
-                            col: sink,
-                            val: 0.0,
-                        };
+                        e[t] = sink_at(sink, t - start);
                         t += 1;
                     }
                 }
@@ -341,11 +350,9 @@ impl PExt {
             let e = &mut self.entries;
             gp.split_row(gp.head(g), lo, hi, |col, val| e.push(Entry { col, val }));
             let padded = start + lanes(e.len() - start);
-            let sink = Entry {
-                col: gp.sink,
-                val: 0.0,
-            };
-            e.resize(padded, sink);
+            while e.len() < padded {
+                e.push(sink_at(gp.sink, e.len() - start));
+            }
             self.at[k] = (start, (self.entries.len() - start) as u32);
             self.made[k] = self.turn;
         }
@@ -518,10 +525,10 @@ impl Ctx<'_> {
             .map(|&(q, from, to)| {
                 let mut slot = pool.slot();
                 let sc = slot.get_or_insert_with(|| IntScratch {
-                    // The sinks' column (`nc`) always marked.
-                    int: (0..=nc).map(|c| u32::from(c == nc)).collect(),
+                    // The sinks' columns (from `nc`) always marked.
+                    int: (0..nc + LANES).map(|c| u32::from(c >= nc)).collect(),
                     batch: Vec::new(),
-                    row: Acc::new(nc + 1),
+                    row: Acc::new(nc + LANES),
                     ext: PExt::new(),
                     out: Vec::new(),
                 });
@@ -758,7 +765,7 @@ mod tests {
                 gp.split_row(gp.head(g), lo, hi, |c, x| want.push((c, x.to_bits())));
                 let row = ext.row(&gp, k, g, lo, hi);
                 assert!(row.len().is_multiple_of(LANES));
-                let got: Vec<(u32, u64)> = (row.iter().filter(|x| x.col != gp.sink))
+                let got: Vec<(u32, u64)> = (row.iter().filter(|x| x.col < gp.sink))
                     .map(|x| (x.col, x.val.to_bits()))
                     .collect();
                 assert_eq!(got, want, "rank {q}, offd point {k}");
@@ -773,10 +780,10 @@ mod tests {
             let h = gp.head(g);
             let (row, padded) = (gp.entries(h), gp.padded(h));
             assert!(padded.len().is_multiple_of(LANES) && padded.len() < row.len() + LANES);
-            assert!(padded[..row.len()].iter().all(|x| x.col != gp.sink));
-            assert!(padded[row.len()..]
-                .iter()
-                .all(|x| x.col == gp.sink && x.val == 0.0));
+            assert!(padded[..row.len()].iter().all(|x| x.col < gp.sink));
+            for (k, x) in padded.iter().enumerate().skip(row.len()) {
+                assert_eq!((x.col, x.val), (gp.sink + (k % LANES) as u32, 0.0));
+            }
         }
         // Rows the split reorders (a column of the reading rank among a
         // row's offd columns), and many reads.
