@@ -73,20 +73,27 @@ pub(crate) fn create_s(l: &Local, first: usize, theta: f64, max_row_sum: f64, do
     );
     diag.indptr.push(0);
     offd.indptr.push(0);
+    // A row's strong entries are written to `buf` whether or not they
+    // are strong, the count advanced by whether they are (on a coarse
+    // level, strong or weak is a coin toss for a branch), then copied.
+    let mut buf: Vec<u32> = Vec::new();
     for i in 0..n {
         if let Some(r) = rule(i) {
             let (dc, dv) = l.diag.row(i);
-            for (&j, &x) in dc.iter().zip(dv).skip(1) {
-                if strong(x, r) && same_d(i, j) {
-                    diag.indices.push(j);
-                }
-            }
             let (oc, ov) = l.offd.row(i);
-            for (&k, &x) in oc.iter().zip(ov) {
-                if strong(x, r) && same_o(i, k) {
-                    offd.indices.push(k);
-                }
+            buf.resize(buf.len().max(dc.len().max(oc.len())), 0);
+            let mut t = 0;
+            for (&j, &x) in dc.iter().zip(dv).skip(1) {
+                buf[t] = j;
+                t += usize::from(strong(x, r) & same_d(i, j));
             }
+            diag.indices.extend_from_slice(&buf[..t]);
+            t = 0;
+            for (&k, &x) in oc.iter().zip(ov) {
+                buf[t] = k;
+                t += usize::from(strong(x, r) & same_o(i, k));
+            }
+            offd.indices.extend_from_slice(&buf[..t]);
         }
         diag.indptr.push(diag.indices.len());
         offd.indptr.push(offd.indices.len());
