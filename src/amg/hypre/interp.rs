@@ -127,12 +127,15 @@ fn couplings(a: &ParCsr, needed: &[bool], cf: &[i8]) -> FlatRows {
             let l = &a.ranks[r];
             let first = a.rows[r];
             let mut t = 0;
-            let put = |e: &mut [Entry], t: &mut usize, g: usize, y: f64| {
+            // Each coupling written, the count advanced by whether it is
+            // kept (C point or not is a coin toss for a branch); the room
+            // is the rows' whole lengths.
+            let put = |e: &mut [Entry], t: &mut usize, g: usize, y: f64, keep: bool| {
                 e[*t] = Entry {
                     col: g as u32,
                     val: y,
                 };
-                *t += 1;
+                *t += usize::from(keep);
             };
             for (i, h) in heads.iter_mut().enumerate() {
                 let start = t;
@@ -148,16 +151,12 @@ fn couplings(a: &ParCsr, needed: &[bool], cf: &[i8]) -> FlatRows {
                 let s = sgn(dv);
                 for (&j, &y) in dc.iter().zip(dv).skip(1) {
                     let g = first + j as usize;
-                    if s * y < 0.0 && cf[g] >= 0 {
-                        put(e, &mut t, g, y);
-                    }
+                    put(e, &mut t, g, y, (s * y < 0.0) & (cf[g] >= 0));
                 }
                 let (oc, ov) = l.offd.row(i);
                 for (&k, &y) in oc.iter().zip(ov) {
                     let g = l.col_map[k as usize] as usize;
-                    if s * y < 0.0 && cf[g] != SF_PT {
-                        put(e, &mut t, g, y);
-                    }
+                    put(e, &mut t, g, y, (s * y < 0.0) & (cf[g] != SF_PT));
                 }
                 *h = Head {
                     start,
@@ -200,9 +199,11 @@ fn strong_c(a: &ParCsr, s: &[LocalS], sp: &Splitting) -> FlatRows<[u32; 2]> {
                         .row(i)
                         .iter()
                         .map(|&k| l.col_map[k as usize] as usize);
-                    for g in d.chain(o).filter(|&g| cf[g] >= 0) {
+                    // Each written, the count advanced by whether it is a
+                    // C point (no branch on a coin toss).
+                    for g in d.chain(o) {
                         e[t] = [g as u32, coarse_of[g]];
-                        t += 1;
+                        t += usize::from(cf[g] >= 0);
                     }
                 }
                 *h = Head {
