@@ -97,9 +97,10 @@ fn strong_f_neighbours(a: &ParCsr, s: &[LocalS], cf: &[i8]) -> Vec<bool> {
 /// it (hypre's `A_ext` rule: the diag block's first entry is the
 /// diagonal, positive when `>= 0`), diag block then offd block, global
 /// columns, of the points that can count for a row that reads it: C
-/// points, and F points of other ranks (one of them may be the reading
-/// row's own point; an F point of the row's own rank never is, as a row
-/// is read here only by other ranks, and hypre's sum skips it). Only the
+/// points, and F points of ranks other than the owner's (one of them may
+/// be the reading row's own point; an F point of the owner's rank never
+/// is, as a row is read here only by other ranks, and hypre's sum skips
+/// it). Only the
 /// rows `needed` marks are filled (a strong F neighbour's on another rank is
 /// the only row ever read: on 2 ranks of the 100^3 Laplacian, 12,696
 /// rows and 62,853 entries on level 1, 209,054 with the own rank's F

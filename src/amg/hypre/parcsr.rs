@@ -114,8 +114,9 @@ impl<E: bytemuck::Zeroable + Send> FlatRows<E> {
         let total: usize = room.iter().sum();
         // Zeroed pages from the system, first touched by the threads that
         // fill them (a serial fill here was a quarter of the setup's page
-        // faults); room a rank leaves unfilled is never written, and a
-        // large array's is never paged in.
+        // faults); room a rank leaves unfilled is written at most a row's
+        // length past its last entry (by fills that write each candidate
+        // and keep some), and a large array's is otherwise never paged in.
         let mut entries: Vec<E> = bytemuck::zeroed_vec(total);
         let mut heads: Vec<Head> = bytemuck::zeroed_vec(starts[ranks]);
         let mut pieces = Vec::with_capacity(ranks);
