@@ -18,7 +18,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
-use super::parcsr::{Entry, FlatRows, Head, Local, ParCsr};
+use bytemuck::Zeroable;
+
+use super::parcsr::{FlatRows, Head, Local, ParCsr};
 use super::strength::{Dof, LocalS};
 use super::tasks::{par_rows, Rows};
 use super::trunc::{changes_row, truncate_row};
@@ -93,6 +95,15 @@ fn strong_f_neighbours(a: &ParCsr, s: &[LocalS], cf: &[i8]) -> Vec<bool> {
     needed.into_iter().map(AtomicBool::into_inner).collect()
 }
 
+/// A coupling of an [`couplings`] row: to a C point, or to an F point
+/// with `at`, how many of the row's C points come before it in the row.
+#[derive(Clone, Copy, Debug, bytemuck::Zeroable)]
+struct ExtEntry {
+    col: u32,
+    at: u32,
+    val: f64,
+}
+
 /// Every row's couplings of the sign opposite to its diagonal, without
 /// it (hypre's `A_ext` rule: the diag block's first entry is the
 /// diagonal, positive when `>= 0`), diag block then offd block, global
@@ -100,13 +111,17 @@ fn strong_f_neighbours(a: &ParCsr, s: &[LocalS], cf: &[i8]) -> Vec<bool> {
 /// points, and F points of ranks other than the owner's (one of them may
 /// be the reading row's own point; an F point of the owner's rank never
 /// is, as a row is read here only by other ranks, and hypre's sum skips
-/// it). Only the
-/// rows `needed` marks are filled (a strong F neighbour's on another rank is
-/// the only row ever read: on 2 ranks of the 100^3 Laplacian, 12,696
-/// rows and 62,853 entries on level 1, 209,054 with the own rank's F
-/// points, where every strong F neighbour's row held 6.0 million
-/// entries); the others are left empty.
-fn couplings(a: &ParCsr, needed: &[bool], cf: &[i8]) -> FlatRows {
+/// it). Each row holds its C points' couplings in order, then its F
+/// points' (the head's `tag`: how many C points): a reading row looks
+/// for its own point among the F points alone, then reads the C points
+/// with it in its place, in row order. On 64 ranks of the 100^3
+/// Laplacian, level 1's rows hold 3.31 million F points' couplings and
+/// 1.08 million C points'. Only the rows `needed` marks are filled (a
+/// strong F neighbour's on another rank is the only row ever read: on 2
+/// ranks of the 100^3 Laplacian, 12,696 rows and 62,853 entries on level
+/// 1, 209,054 with the own rank's F points, where every strong F
+/// neighbour's row held 6.0 million entries); the others are left empty.
+fn couplings(a: &ParCsr, needed: &[bool], cf: &[i8]) -> FlatRows<ExtEntry> {
     let read = |g: usize| needed[g];
     let sgn = |v: &[f64]| {
         if v.first().is_some_and(|&d| d >= 0.0) {
@@ -127,17 +142,10 @@ fn couplings(a: &ParCsr, needed: &[bool], cf: &[i8]) -> FlatRows {
         |r, e, heads| {
             let l = &a.ranks[r];
             let first = a.rows[r];
+            // A row's F points, before they follow its C points.
+            let longest = (0..l.rows()).map(|i| l.offd.row(i).0.len()).max();
+            let mut fine = vec![ExtEntry::zeroed(); longest.unwrap_or(0)];
             let mut t = 0;
-            // Each coupling written, the count advanced by whether it is
-            // kept (C point or not is a coin toss for a branch); the room
-            // is the rows' whole lengths.
-            let put = |e: &mut [Entry], t: &mut usize, g: usize, y: f64, keep: bool| {
-                e[*t] = Entry {
-                    col: g as u32,
-                    val: y,
-                };
-                *t += usize::from(keep);
-            };
             for (i, h) in heads.iter_mut().enumerate() {
                 let start = t;
                 let (dc, dv) = l.diag.row(i);
@@ -150,19 +158,40 @@ fn couplings(a: &ParCsr, needed: &[bool], cf: &[i8]) -> FlatRows {
                     continue;
                 }
                 let s = sgn(dv);
+                // Each coupling written, the counts advanced by whether it
+                // is kept (C point or not is a coin toss for a branch); the
+                // room is the row's whole length.
                 for (&j, &y) in dc.iter().zip(dv).skip(1) {
                     let g = first + j as usize;
-                    put(e, &mut t, g, y, (s * y < 0.0) & (cf[g] >= 0));
+                    e[t] = ExtEntry {
+                        col: g as u32,
+                        at: 0,
+                        val: y,
+                    };
+                    t += usize::from((s * y < 0.0) & (cf[g] >= 0));
                 }
                 let (oc, ov) = l.offd.row(i);
+                let mut f = 0;
                 for (&k, &y) in oc.iter().zip(ov) {
                     let g = l.col_map[k as usize] as usize;
-                    put(e, &mut t, g, y, (s * y < 0.0) & (cf[g] != SF_PT));
+                    let x = ExtEntry {
+                        col: g as u32,
+                        at: (t - start) as u32,
+                        val: y,
+                    };
+                    let opposite = s * y < 0.0;
+                    e[t] = x;
+                    fine[f] = x;
+                    t += usize::from(opposite & (cf[g] >= 0));
+                    f += usize::from(opposite & (cf[g] < 0) & (cf[g] != SF_PT));
                 }
+                let c = t - start;
+                e[t..t + f].copy_from_slice(&fine[..f]);
+                t += f;
                 *h = Head {
                     start,
                     len: (t - start) as u32,
-                    tag: 0,
+                    tag: c as u32,
                 };
             }
         },
@@ -218,16 +247,34 @@ fn strong_c(a: &ParCsr, s: &[LocalS], sp: &Splitting) -> FlatRows<[u32; 2]> {
 }
 
 /// The couplings of a strong F neighbour's [`couplings`] row that count
-/// for the row marked `me` (its C^_i and itself: the points whose marks
-/// are places), into `hits` in row order; their sum.
+/// for the row of point `gi` marked `me` (its C^_i and itself: the points
+/// whose marks are places), into `hits` in row order; their sum. Of the
+/// row's F points only `gi` can count: it is looked for among them, the C
+/// points read with it in its place.
 #[inline(always)]
-fn hits_of(row: &[Entry], mark: &[u64], me: u64, hits: &mut Vec<(u32, f64)>) -> f64 {
+fn hits_of(
+    (row, c): (&[ExtEntry], u32),
+    gi: usize,
+    mark: &[u64],
+    me: u64,
+    hits: &mut Vec<(u32, f64)>,
+) -> f64 {
     hits.clear();
+    let (cs, fs) = row.split_at(c as usize);
     let mut sum = 0.0;
-    for x in row {
+    let mut take = |x: &ExtEntry| {
         if let Some(p) = place(mark[x.col as usize], me) {
             sum += x.val;
             hits.push((p, x.val));
+        }
+    };
+    match fs.iter().find(|x| x.col as usize == gi) {
+        None => cs.iter().for_each(&mut take),
+        Some(own) => {
+            let (before, after) = cs.split_at(own.at as usize);
+            before.iter().for_each(&mut take);
+            take(own);
+            after.iter().for_each(&mut take);
         }
     }
     sum
@@ -422,7 +469,7 @@ fn row(
     a: &ParCsr,
     s: &[LocalS],
     sp: &Splitting,
-    (ext, sc, mixed): (&FlatRows, &FlatRows<[u32; 2]>, bool),
+    (ext, sc, mixed): (&FlatRows<ExtEntry>, &FlatRows<[u32; 2]>, bool),
     dof: Dof,
     (trunc_factor, max_elmts): (f64, usize),
     m: &mut Marks,
@@ -549,7 +596,7 @@ fn row(
             // A_ext: the owner's row without its diagonal, the couplings of
             // the sign opposite to it (of the owner's columns the C points:
             // the others have no place).
-            let sum = hits_of(ext.row(g).0, mark, me, hits);
+            let sum = hits_of(ext.row(g), gi, mark, me, hits);
             spread(hits, x, sum, &mut diagonal, d, o);
         } else if cf[g] != SF_PT && same_fn(g) {
             diagonal += x;
@@ -638,6 +685,96 @@ mod tests {
         assert!(
             long > 100 && own > 10 && counted > 1000,
             "{long} {own} {counted}"
+        );
+    }
+
+    /// A reading row's couplings from an `A_ext` row, its own point found
+    /// among the F points apart, are those a scan of the owner's whole row
+    /// finds by hypre's rule (opposite sign; of the owner's own columns
+    /// the C points), in the same order, with the same sum to the bit:
+    /// every row of elasticity on 3 ranks (couplings of both signs), read
+    /// for each point of another rank in it, with places at every fourth
+    /// C point.
+    #[test]
+    fn a_rows_own_point_found_apart_keeps_hypres_sum() {
+        use crate::amg::hypre::{C_PT, F_PT};
+        let a = ParCsr::of_spec("gen:elasticity3d:5", 3);
+        let n = a.global_rows();
+        let cf: Vec<i8> = (0..n)
+            .map(|g| match g % 7 {
+                0 | 3 => C_PT,
+                5 => SF_PT,
+                _ => F_PT,
+            })
+            .collect();
+        let ext = couplings(&a, &vec![true; n], &cf);
+        let mut mark = vec![u64::MAX; n];
+        let (mut hits, mut want) = (Vec::new(), Vec::new());
+        let (mut reads, mut own, mut apart, mut absent) = (0, 0, 0, 0);
+        for (r, l) in a.ranks.iter().enumerate() {
+            let first = a.rows[r];
+            for i in 0..l.rows() {
+                let (dc, dv) = l.diag.row(i);
+                let (oc, ov) = l.offd.row(i);
+                let sgn = if dv[0] >= 0.0 { 1.0 } else { -1.0 };
+                // The owner's row as hypre's A_ext keeps it.
+                let row: Vec<(usize, f64, bool)> = (dc.iter().zip(dv).skip(1))
+                    .map(|(&j, &y)| (first + j as usize, y, true))
+                    .chain(
+                        oc.iter()
+                            .zip(ov)
+                            .map(|(&k, &y)| (l.col_map[k as usize] as usize, y, false)),
+                    )
+                    .filter(|&(_, y, _)| sgn * y < 0.0)
+                    .collect();
+                let fine: Vec<usize> = (row.iter().filter(|x| !x.2 && cf[x.0] == F_PT))
+                    .map(|x| x.0)
+                    .collect();
+                apart += fine.len();
+                // Also an F point of another rank that is not in the row.
+                let other = (0..n).find(|&g| {
+                    cf[g] == F_PT
+                        && (g < first || g >= first + l.rows())
+                        && !row.iter().any(|x| x.0 == g)
+                });
+                absent += usize::from(other.is_some());
+                for gi in fine.into_iter().chain(other) {
+                    let me = (gi as u64) << 32;
+                    for (k, g) in (0..n).filter(|&g| cf[g] == C_PT).step_by(4).enumerate() {
+                        mark[g] = me | k as u64;
+                    }
+                    mark[gi] = me | GI as u64;
+                    want.clear();
+                    let mut sum = 0.0;
+                    for &(g, y, diag) in &row {
+                        if let Some(p) = place(mark[g], me) {
+                            if !diag || cf[g] >= 0 {
+                                sum += y;
+                                want.push((p, y));
+                            }
+                        }
+                    }
+                    let got = hits_of(ext.row(first + i), gi, &mark, me, &mut hits);
+                    assert_eq!(
+                        got.to_bits(),
+                        sum.to_bits(),
+                        "row {}, read for {gi}",
+                        first + i
+                    );
+                    assert_eq!(hits.len(), want.len());
+                    for (x, y) in hits.iter().zip(&want) {
+                        assert_eq!((x.0, x.1.to_bits()), (y.0, y.1.to_bits()));
+                    }
+                    reads += 1;
+                    own += hits.iter().filter(|x| x.0 == GI).count();
+                }
+            }
+        }
+        // Many reads, the reading row's own point among the couplings
+        // when it is in the row, F points to look through.
+        assert!(
+            reads > 1000 && own + absent == reads && absent > 100 && apart > 1000,
+            "{reads} {own} {absent} {apart}"
         );
     }
 }
