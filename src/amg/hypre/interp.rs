@@ -262,12 +262,7 @@ fn hits_of(
     hits.clear();
     let (cs, fs) = row.split_at(c as usize);
     let mut sum = 0.0;
-    let mut take = |x: &ExtEntry| {
-        if let Some(p) = place(mark[x.col as usize], me) {
-            sum += x.val;
-            hits.push((p, x.val));
-        }
-    };
+    let mut take = |x: &ExtEntry| hit(mark, me, x.col as usize, x.val, &mut sum, hits);
     match fs.iter().find(|x| x.col as usize == gi) {
         None => cs.iter().for_each(&mut take),
         Some(own) => {
@@ -278,6 +273,16 @@ fn hits_of(
         }
     }
     sum
+}
+
+/// A neighbour's coupling `y` to point `g`: one of `hits` (added to their
+/// `sum`) when `g`'s mark is a place in the row marked `me`.
+#[inline(always)]
+fn hit(mark: &[u64], me: u64, g: usize, y: f64, sum: &mut f64, hits: &mut Vec<(u32, f64)>) {
+    if let Some(p) = place(mark[g], me) {
+        *sum += y;
+        hits.push((p, y));
+    }
 }
 
 /// The interpolation of every rank.
@@ -419,12 +424,7 @@ fn local_hits<const MIXED: bool>(
     // The couplings that count, for the distribution after.
     hits.clear();
     let mut sum = 0.0;
-    let mut visit = |j2: u32, y: f64| {
-        if let Some(p) = place(mark[first + j2 as usize], me) {
-            sum += y;
-            hits.push((p, y));
-        }
-    };
+    let mut visit = |j2: u32, y: f64| hit(mark, me, first + j2 as usize, y, &mut sum, hits);
     let (c1, v1) = (c1.get(1..).unwrap_or(&[]), v1.get(1..).unwrap_or(&[]));
     let mut base = 0;
     if MIXED {
@@ -451,10 +451,7 @@ fn local_hits<const MIXED: bool>(
     }
     for (&k2, &y) in oc1.iter().zip(ov1) {
         if sgn * y < 0.0 {
-            if let Some(p) = place(mark[cmap[k2 as usize] as usize], me) {
-                sum += y;
-                hits.push((p, y));
-            }
+            hit(mark, me, cmap[k2 as usize] as usize, y, &mut sum, hits);
         }
     }
     sum
