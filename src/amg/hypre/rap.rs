@@ -28,12 +28,14 @@ use super::tasks::{par_rows, PerThread, Rows};
 use crate::amg::raw::{zeros, RawCsr};
 
 /// A task's marks, each whether a column is in its row (0: not in it),
-/// cleared after the row (4 bytes a column, so they stay in cache):
-/// `mark` over the coarse columns of the row being built, `ra` over the
-/// rank's fine columns (diag, then offd) of the row of `R A`.
+/// cleared after the row (a byte a column, so that more stay in cache:
+/// level 1's coarse columns on 64 ranks of the 100^3 Laplacian in L1):
+/// `mark` over the coarse columns of the row being built (and
+/// [`LANES`] sinks after them, always marked), `ra` over the rank's fine
+/// columns (diag, then offd) of the row of `R A`.
 struct Marks {
-    mark: Vec<u32>,
-    ra: Vec<u32>,
+    mark: Vec<u8>,
+    ra: Vec<u8>,
     row: Acc,
     ra_o: Acc,
     ra_d: Acc,
@@ -70,7 +72,7 @@ impl Acc {
 /// value are loaded side by side, not the value after the mark.
 #[inline(always)]
 fn touch(
-    mark: &mut [u32],
+    mark: &mut [u8],
     g: usize,
     col: u32,
     x: f64,
@@ -92,7 +94,7 @@ fn touch(
 /// (split into the rank's own columns and the others at its end, so no
 /// add asks where its column is), marked in `mark`.
 struct CoarseRow<'m> {
-    mark: &'m mut [u32],
+    mark: &'m mut [u8],
     acc: &'m mut Acc,
 }
 
@@ -125,7 +127,7 @@ impl CoarseRow<'_> {
 /// in `mark` (see [`touch`]), [`LANES`] entries at a time.
 #[inline(always)]
 fn touch_padded(
-    mark: &mut [u32],
+    mark: &mut [u8],
     row: &[Entry],
     f: f64,
     cols: &mut [u32],
@@ -141,7 +143,7 @@ fn touch_padded(
 
 /// Clears the marks of a row's columns (`mark[col + base]`).
 #[inline(always)]
-fn clear(mark: &mut [u32], cols: &[u32], base: usize) {
+fn clear(mark: &mut [u8], cols: &[u32], base: usize) {
     for &c in cols {
         mark[c as usize + base] = 0;
     }
@@ -284,7 +286,7 @@ impl GlobalP {
 /// reach, with their factors; `ext` the rows of `P` its offd points
 /// reach, split.
 struct IntScratch {
-    int: Vec<u32>,
+    int: Vec<u8>,
     batch: Vec<(Head, f64)>,
     row: Acc,
     ext: PExt,
@@ -437,9 +439,10 @@ fn rap_within(a: &ParCsr, p: &ParCsr, p_comms: &[Comm], budget: usize) -> ParCsr
         .unwrap_or(0);
     let coarse_rows: Vec<usize> = p.ranks.iter().map(|l| l.diag.ncols).collect();
     let init = || Marks {
-        mark: zeros(nc),
+        // The sinks' columns (from `nc`) always marked.
+        mark: (0..nc + LANES).map(|c| u8::from(c >= nc)).collect(),
         ra: zeros(fine_cols),
-        row: Acc::new(nc),
+        row: Acc::new(nc + LANES),
         ra_o: Acc::new(fine_cols),
         ra_d: Acc::new(fine_cols),
     };
@@ -526,7 +529,7 @@ impl Ctx<'_> {
                 let mut slot = pool.slot();
                 let sc = slot.get_or_insert_with(|| IntScratch {
                     // The sinks' columns (from `nc`) always marked.
-                    int: (0..nc + LANES).map(|c| u32::from(c >= nc)).collect(),
+                    int: (0..nc + LANES).map(|c| u8::from(c >= nc)).collect(),
                     batch: Vec::new(),
                     row: Acc::new(nc + LANES),
                     ext: PExt::new(),
@@ -637,10 +640,18 @@ impl Ctx<'_> {
             if let Some(&j2) = diag.get(t + AHEAD) {
                 gp.fetch(first + j2 as usize);
             }
+            // The row padded with sinks, as RAP_int reads it: a row of
+            // 1 to 4 entries would mispredict its end.
             let rae = rdv[j as usize];
-            for x in gp.entries(gp.head(first + j as usize)) {
-                row.add(x.col, rae * x.val);
-            }
+            let (cols, vals, len) = row.acc.parts();
+            touch_padded(
+                row.mark,
+                gp.padded(gp.head(first + j as usize)),
+                rae,
+                cols,
+                vals,
+                len,
+            );
         }
         clear(ra, &roc[..*ron], n);
         clear(ra, &rdc[..*rdn], 0);
@@ -651,7 +662,7 @@ impl Ctx<'_> {
     /// columns, into `acc` (marked in `int`, left for the caller to clear).
     fn rap_int_row(
         &self,
-        int: &mut [u32],
+        int: &mut [u8],
         batch: &mut Vec<(Head, f64)>,
         ext: &mut PExt,
         acc: &mut Acc,
