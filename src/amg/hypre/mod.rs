@@ -36,6 +36,7 @@
 mod cljp;
 mod indepset;
 mod interp;
+mod neighbours;
 pub(crate) mod parcsr;
 pub(crate) mod pmis;
 mod rap;
