@@ -261,7 +261,9 @@ pub(super) struct LocalRow<'a> {
 /// ([`c_places`]: `at`, their places in the row, diag block then offd
 /// block) and its coupling to `i` if of that sign, in row order. `i` is
 /// looked for among the diag block's columns 16 at a time (compares
-/// without branches), not by a mark read per coupling.
+/// without branches), not by a mark read per coupling; it is there at
+/// most once (an input's rows have increasing columns, the product's rows
+/// each column once).
 #[inline(always)]
 pub(super) fn c_hits(
     at: &[u32],
