@@ -162,8 +162,9 @@ pub(super) fn couplings(a: &ParCsr, needed: &[bool], cf: &[i8]) -> FlatRows<ExtE
 /// rows read, and saves a mark read per F point at each read. Measured
 /// per level (one thread): the 100^3 Laplacian's level 1 on one rank
 /// (16.8 entries a row) 0.27 s against 0.22 s whole; on 64 ranks (28.8)
-/// 0.57-0.61 s against 0.66-0.70 s; elasticity 65's levels (79 to 521)
-/// 12-50% faster.
+/// 0.57-0.61 s against 0.66-0.70 s; elasticity 65 with 3 functions on
+/// 2 ranks, levels 1 to 4 (175 to 521) 5-50% faster, level 0 (79, few
+/// rows read on their own rank) 5% slower.
 pub(super) const LONG_ROWS: f64 = 24.0;
 
 /// Per rank, whether each of its rows is read by a row of its own (a
