@@ -15,8 +15,8 @@
 //! global coarse index either way.
 
 use super::neighbours::{
-    c_hits, c_places, couplings, hits_of, local_hits, place, read_on_rank, strong_f_neighbours,
-    ExtEntry, LocalRow, GI, LONG_ROWS, STRONG_F,
+    c_hits, c_places, couplings, hits_of, interpolated, local_hits, place, read_on_rank,
+    strong_f_neighbours, ExtEntry, LocalRow, GI, LONG_ROWS, STRONG_F,
 };
 use super::parcsr::{FlatRows, Head, Local, ParCsr};
 use super::strength::{Dof, LocalS};
@@ -76,7 +76,7 @@ const OFFD: u32 = 1 << 31;
 /// coarse index each time a row reaches it.
 fn strong_c(a: &ParCsr, s: &[LocalS], sp: &Splitting) -> FlatRows<[u32; 2]> {
     let (cf, coarse_of) = (sp.cf, sp.coarse_of);
-    let f = |g: usize| cf[g] < 0 && cf[g] != SF_PT;
+    let f = |g: usize| interpolated(cf[g]);
     FlatRows::build(
         &a.rows,
         |r| {
@@ -271,7 +271,7 @@ fn row(
     };
     // The strong F neighbours' rows of `sc`, asked into the cache
     // together (on many ranks they are read at random).
-    let fine = |g: usize| cf[g] < 0 && cf[g] != SF_PT;
+    let fine = |g: usize| interpolated(cf[g]);
     for &j in sl.diag.row(i) {
         let g = first + j as usize;
         if fine(g) {

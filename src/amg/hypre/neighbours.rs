@@ -32,12 +32,19 @@ pub(super) fn place(x: u64, me: u64) -> Option<u32> {
     (p < STRONG_F as u64).then_some(p as u32)
 }
 
+/// Whether a point's row is interpolated: an F point's, not `SF_PT`'s
+/// (whose row of `P` is empty).
+#[inline(always)]
+pub(super) fn interpolated(marker: i8) -> bool {
+    marker < 0 && marker != SF_PT
+}
+
 /// Whether an interpolated row (an F point's, not `SF_PT`) of another
 /// rank has point `g` as a strong F neighbour, by global index: the rows
 /// of [`couplings`] that are read (a rank reads its own points' rows where
 /// they are, as hypre does).
 pub(super) fn strong_f_neighbours(a: &ParCsr, s: &[LocalS], cf: &[i8]) -> Vec<bool> {
-    let f = |g: usize| cf[g] < 0 && cf[g] != SF_PT;
+    let f = |g: usize| interpolated(cf[g]);
     let needed: Vec<AtomicBool> = (0..cf.len()).map(|_| AtomicBool::new(false)).collect();
     (a.ranks.par_iter().zip(s).enumerate()).for_each(|(r, (l, sl))| {
         let first = a.rows[r];
@@ -170,7 +177,7 @@ pub(super) const LONG_ROWS: f64 = 24.0;
 /// Per rank, whether each of its rows is read by a row of its own (a
 /// strong F neighbour in `S_diag` of an interpolated row).
 pub(super) fn read_on_rank(a: &ParCsr, s: &[LocalS], cf: &[i8]) -> Vec<Vec<bool>> {
-    let f = |g: usize| cf[g] < 0 && cf[g] != SF_PT;
+    let f = |g: usize| interpolated(cf[g]);
     (a.ranks.par_iter().zip(s).enumerate())
         .map(|(r, (l, sl))| {
             let first = a.rows[r];
