@@ -37,6 +37,7 @@ mod cljp;
 mod indepset;
 mod interp;
 mod neighbours;
+mod p_ext;
 pub(crate) mod parcsr;
 pub(crate) mod pmis;
 mod rap;
